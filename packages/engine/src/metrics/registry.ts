@@ -1,0 +1,22 @@
+/**
+ * The metric registry: endpoint id -> definition. Routes, validation, OpenAPI and docs/metrics.md are
+ * generated from it; adding a metric is one file plus its test, and one line here.
+ */
+import type { AnyMetric } from './types.ts';
+import { inDegree, outDegree, totalDegree } from './degree.ts';
+// --- paths (betweenness, closeness, harmonic, load, current flow, diameter, avg path length) ---
+// --- spectral & local (eigenvector, katz, HITS, pageRank, clustering, constraint, ...) ---
+// --- communities & Polinode-specific metrics ---
+
+const all: AnyMetric[] = [
+  inDegree,
+  outDegree,
+  totalDegree,
+  // --- paths ---
+  // --- spectral & local ---
+  // --- communities & extras ---
+];
+
+export const metrics: ReadonlyMap<string, AnyMetric> = new Map(all.map((m) => [m.id, m]));
+export const networkMetrics = all.filter((m) => m.kind === 'network');
+export const nodeMetrics = all.filter((m) => m.kind === 'node');

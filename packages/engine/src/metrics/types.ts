@@ -1,0 +1,67 @@
+/**
+ * The shape of one metric endpoint in the registry. The server generates routes, request validation,
+ * OpenAPI and docs/metrics.md from these entries; the worker pool and the CLI run them.
+ */
+import type { TObject } from 'typebox';
+import type { NetworkJSON } from '../graph/network-json.ts';
+
+export type MetricKind = 'network' | 'node';
+
+/** What a run gets. `params` are validated and have their defaults filled in. */
+export interface MetricContext<P = Record<string, unknown>> {
+  network: NetworkJSON;
+  /** Whether the network itself is directed (stored `isDirected`, or body `isDirected`, default true). */
+  networkDirected: boolean;
+  params: P;
+  /** Seed for randomised metrics (derived from content + params unless `params.seed` is given). */
+  seed: number;
+  /** Throws EngineError METRIC_TIMEOUT when the deadline has passed; call between outer iterations. */
+  checkpoint: () => void;
+}
+
+/** Per-node values for one output attribute, indexed by node index; `undefined`/non-finite = not scored. */
+export type NodeValues = ArrayLike<number | string | undefined | null>;
+
+export interface NodeMetricResult {
+  /** attribute name -> values by node index. Order of keys = order of attributes written. */
+  values: Record<string, NodeValues>;
+  /** Metric-specific figures for `meta` (METRICS-EXTRA.md), e.g. modularity, communityCount. */
+  meta?: Record<string, unknown>;
+}
+
+interface MetricBase<P> {
+  /** Endpoint id exactly as API.md spells it (`betweennessCentrality`, `HITS`). */
+  id: string;
+  kind: MetricKind;
+  /** One-line description for OpenAPI and docs. */
+  summary: string;
+  /**
+   * Parameter schema of the metric's own parameters (not networkId/networkJSON/isDirected, which the
+   * server adds). Must be an object schema with `additionalProperties: false`, defaults on optional
+   * parameters, ranges and enums. Include `metricEdgeWeights` when the endpoint accepts it.
+   */
+  params: TObject;
+  /** Randomised metric: accepts an optional `seed` and reports `meta.seed`. */
+  randomized?: boolean;
+  /** Needs the caller to belong to an organization (informal*). */
+  requiresOrganization?: boolean;
+  /** Has `kPercent`: the timeout message suggests lowering it. */
+  sampling?: boolean;
+  /** Cross-parameter checks beyond the schema (throw EngineError INVALID_ARGS with the path). */
+  validate?: (params: P, network: NetworkJSON) => void;
+}
+
+export interface NodeMetric<P = Record<string, unknown>> extends MetricBase<P> {
+  kind: 'node';
+  /** Attribute names written, for docs (dynamic names such as `K-Clique Community 1..K` described in text). */
+  attributes: string[];
+  run: (ctx: MetricContext<P>) => NodeMetricResult;
+}
+
+export interface NetworkMetric<P = Record<string, unknown>> extends MetricBase<P> {
+  kind: 'network';
+  run: (ctx: MetricContext<P>) => number;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyMetric = NodeMetric<any> | NetworkMetric<any>;
