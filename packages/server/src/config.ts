@@ -1,0 +1,95 @@
+/**
+ * Configuration from the environment, shared by the server and the CLI. Every limit of DECISIONS.md is
+ * configurable here. `loadConfig(env)` validates and returns a frozen object; tests pass overrides.
+ */
+import { resolve } from 'node:path';
+import type { Plan } from './store/schema.ts';
+
+export interface PlanLimits {
+  maxPublicNetworks: number; // Infinity = unlimited
+  maxPrivateNetworks: number;
+  maxViews: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; SQLite under dataDir when absent. */
+  databaseUrl: string | null;
+  /** PostgreSQL schema to use (tests isolate runs with their own schema). */
+  databaseSchema: string | null;
+  redisUrl: string | null;
+  logLevel: string;
+  /** Public origin of the service, used in links (`Link` deprecation header, embed URLs). */
+  publicUrl: string;
+  limits: {
+    /** Requests per hour per credential outside embedding. */
+    requestsPerHour: number;
+    /** Compressed body limit in bytes. */
+    maxBodyBytes: number;
+    /** Decompressed body limit in bytes. */
+    maxInflatedBytes: number;
+    maxNodes: number;
+    maxEdges: number;
+    maxCredentialsPerUser: number;
+    metricTimeoutMs: number;
+    metricQueueSize: number;
+    metricWorkers: number;
+  };
+  plans: Record<Plan, PlanLimits>;
+  /** Create the first owner account on an empty database. */
+  bootstrapOwner: boolean;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (raw === 'Infinity' || raw === 'unlimited') return Infinity;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v < min) throw new Error(`config: ${name} must be a number >= ${min}, got ${JSON.stringify(raw)}`);
+  return Math.floor(v);
+}
+
+function planLimits(env: NodeJS.ProcessEnv, plan: Plan, pub: number, priv: number, views: number): PlanLimits {
+  const P = plan.toUpperCase();
+  return {
+    maxPublicNetworks: int(env, `NETLOOM_PLAN_${P}_MAX_PUBLIC`, pub),
+    maxPrivateNetworks: int(env, `NETLOOM_PLAN_${P}_MAX_PRIVATE`, priv),
+    maxViews: int(env, `NETLOOM_PLAN_${P}_MAX_VIEWS`, views),
+  };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = int(env, 'PORT', 8080);
+  const cfg: Config = {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: resolve(env.NETLOOM_DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || null,
+    databaseSchema: env.NETLOOM_DB_SCHEMA || null,
+    redisUrl: env.REDIS_URL || null,
+    logLevel: env.LOG_LEVEL || 'info',
+    publicUrl: (env.NETLOOM_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    limits: {
+      requestsPerHour: int(env, 'NETLOOM_RATE_LIMIT_PER_HOUR', 6000, 1),
+      maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),
+      maxInflatedBytes: int(env, 'NETLOOM_MAX_INFLATED_BYTES', 256 * 1024 * 1024, 1),
+      maxNodes: int(env, 'NETLOOM_MAX_NODES', 1_000_000, 1),
+      maxEdges: int(env, 'NETLOOM_MAX_EDGES', 5_000_000, 0),
+      maxCredentialsPerUser: int(env, 'NETLOOM_MAX_CREDENTIALS_PER_USER', 20, 1),
+      metricTimeoutMs: int(env, 'NETLOOM_METRIC_TIMEOUT_MS', 60_000, 1),
+      metricQueueSize: int(env, 'NETLOOM_METRIC_QUEUE_SIZE', 64, 0),
+      metricWorkers: int(env, 'NETLOOM_METRIC_WORKERS', 0, 0), // 0 = one per core
+    },
+    plans: {
+      free: planLimits(env, 'free', 3, 3, 5),
+      pro: planLimits(env, 'pro', 100, 100, 50),
+      enterprise: planLimits(env, 'enterprise', Infinity, Infinity, 500),
+      partner: planLimits(env, 'partner', Infinity, Infinity, 500),
+    },
+    bootstrapOwner: env.NETLOOM_BOOTSTRAP_OWNER !== 'false',
+    ...overrides,
+  };
+  return cfg;
+}

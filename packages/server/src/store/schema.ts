@@ -1,0 +1,118 @@
+/**
+ * Database schema (Kysely table types). The single description of what is stored; migrations in
+ * ./migrations create exactly this on SQLite and PostgreSQL.
+ *
+ * Conventions: ids are 24-char lowercase hex strings (clients of the original service read `_id`);
+ * timestamps are ISO 8601 UTC strings (`2026-11-22T06:50:00.000Z`) in TEXT columns on both databases
+ * so ordering and equality behave the same; booleans are integers 0/1; JSON columns are TEXT.
+ */
+import type { Generated } from 'kysely';
+
+export type Plan = 'free' | 'pro' | 'enterprise' | 'partner';
+export type UserStatus = 'active' | 'suspended' | 'unverified';
+export type UserKind = 'regular' | 'managed';
+export type OrgRole = 'Owner' | 'Admin' | 'Standard User' | 'Access-only' | 'Simplified Access-only';
+export type NetworkStatus = 'Public' | 'Private';
+export type SharePermission = 'View' | 'Edit';
+export type CredentialKind = 'token' | 'basic';
+
+export interface UsersTable {
+  id: string;
+  email: string; // lowercased, unique
+  name: string;
+  password_hash: string | null; // scrypt$N$r$p$salt$hash; null for managed users / none set
+  plan: Plan;
+  status: UserStatus;
+  kind: UserKind;
+  created: string;
+  modified: string;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_by: string; // user id
+  created: string;
+  modified: string;
+}
+
+export interface MembershipsTable {
+  org_id: string;
+  user_id: string; // a user belongs to at most one organization (unique)
+  role: OrgRole;
+  created: string;
+}
+
+export interface CredentialsTable {
+  id: string;
+  kind: CredentialKind;
+  /** The user who created it (owner for user credentials; creator for organization credentials). */
+  user_id: string;
+  /** Set for organization-owned credentials. */
+  org_id: string | null;
+  name: string;
+  /** Token: display prefix (`nl_AbCd1234`); Basic: the public key (shown, looked up by it). */
+  prefix: string;
+  /** SHA-256 hex of the token (token) or scrypt hash of the private key (basic). */
+  secret_hash: string;
+  /** JSON array of scope strings. */
+  scopes: string;
+  created: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface NetworksTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  is_directed: number;
+  status: NetworkStatus;
+  file_type: string;
+  original_file_type: string;
+  network_uuid: string;
+  handpicked: number;
+  max_views: number;
+  node_count: number;
+  edge_count: number;
+  /** gzip-compressed network JSON (as stored after attribute cleaning). */
+  json_gz: Uint8Array;
+  json_bytes: number; // uncompressed size
+  /** Incremented on every change; optimistic concurrency for metric write-back. */
+  version: number;
+  created: string;
+  modified: string;
+}
+
+export interface NetworkSharesTable {
+  network_id: string;
+  user_id: string;
+  permission: SharePermission;
+  created: string;
+}
+
+export interface RateLimitsTable {
+  /** e.g. `cred:<id>` or `org:<id>:launch`; window start in ms. */
+  key: string;
+  window_start: number;
+  count: number;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+  id?: Generated<number>;
+}
+
+export interface Database {
+  users: UsersTable;
+  organizations: OrganizationsTable;
+  memberships: MembershipsTable;
+  credentials: CredentialsTable;
+  networks: NetworksTable;
+  network_shares: NetworkSharesTable;
+  rate_limits: RateLimitsTable;
+  meta: MetaTable;
+}
