@@ -40,7 +40,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
       assert.equal(out.kind, 'node', label);
       if (out.kind !== 'node') continue;
       for (const [attr, exp] of Object.entries(c.expected)) {
-        const got = out.values[attr];
+        const got: Record<string, number | string> | undefined = out.values[attr];
         assert.ok(got, `${label}: attribute ${attr} missing`);
         assert.deepEqual(Object.keys(got).sort(), Object.keys(exp).sort(), `${label}: ${attr} scored nodes differ`);
         for (const [id, v] of Object.entries(exp)) {
