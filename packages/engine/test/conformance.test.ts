@@ -44,7 +44,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
         assert.ok(got, `${label}: attribute ${attr} missing`);
         assert.deepEqual(Object.keys(got).sort(), Object.keys(exp).sort(), `${label}: ${attr} scored nodes differ`);
         for (const [id, v] of Object.entries(exp)) {
-          const a = got[id];
+          const a: number | string | undefined = got[id];
           if (typeof v === 'number' && typeof a === 'number') {
             assert.ok(close(a, v, c.tol), `${label}: ${attr}[${id}] = ${a}, expected ${v}`);
           } else {
