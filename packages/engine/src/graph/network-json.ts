@@ -29,3 +29,162 @@ export interface NetworkJSON {
   edges?: EdgeJSON[];
   [key: string]: unknown;
 }
+
+export interface NetworkProblem {
+  /** JSON pointer relative to the network JSON (prefix it with the body path, e.g. `/networkJSON`). */
+  path: string;
+  message: string;
+}
+
+export interface ValidateOptions {
+  maxNodes?: number;
+  maxEdges?: number;
+  /** Stop collecting after this many problems (the answer is capped at 100 anyway). */
+  maxProblems?: number;
+}
+
+export interface ValidationResult {
+  ok: boolean;
+  problems: NetworkProblem[];
+  /** Set when the node or edge count is over the configured limit (answer 413, not 400). */
+  tooLarge?: string;
+  nodeCount: number;
+  edgeCount: number;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const esc = (k: string) => k.replaceAll('~', '~0').replaceAll('/', '~1');
+const isId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v));
+
+/** Checks one attributes object; drops null/"" values in place (API.md attribute rule 5). */
+function checkAttributes(attrs: unknown, path: string, problems: NetworkProblem[], owner: Record<string, unknown>, cap: number): void {
+  if (attrs === undefined) return;
+  if (attrs === null) {
+    delete owner.attributes;
+    return;
+  }
+  if (!isObj(attrs)) {
+    problems.push({ path, message: 'attributes must be an object of String or Number values' });
+    return;
+  }
+  for (const key of Object.keys(attrs)) {
+    const v = attrs[key];
+    if (key.length === 0 || key.trim().length === 0) {
+      if (problems.length < cap) problems.push({ path: `${path}/${esc(key)}`, message: 'attribute names must be non-empty strings' });
+      continue;
+    }
+    if (v === null || v === '') {
+      delete attrs[key];
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v) && problems.length < cap) problems.push({ path: `${path}/${esc(key)}`, message: 'numeric attribute values must be finite' });
+    } else if (typeof v !== 'string') {
+      if (problems.length < cap) {
+        problems.push({ path: `${path}/${esc(key)}`, message: `attribute values must be a String or a Number, got ${Array.isArray(v) ? 'an array' : typeof v}` });
+      }
+    }
+  }
+}
+
+/**
+ * Validates a network JSON in one pass and reports every problem (up to `maxProblems`) as JSON pointers
+ * relative to the network JSON. Cleans the network in place: attributes with `null` or `""` values are
+ * removed (they mean "no value"); a missing `edges` becomes `[]`. Everything else is kept as sent.
+ */
+export function validateNetworkJSON(input: unknown, opts: ValidateOptions = {}): ValidationResult {
+  const cap = opts.maxProblems ?? 100;
+  const problems: NetworkProblem[] = [];
+  if (!isObj(input)) {
+    return { ok: false, problems: [{ path: '', message: 'networkJSON must be an object with a `nodes` array' }], nodeCount: 0, edgeCount: 0 };
+  }
+  const nodes = input.nodes;
+  if (!Array.isArray(nodes)) {
+    problems.push({ path: '/nodes', message: nodes === undefined ? 'is required (an array of node objects)' : 'must be an array of node objects' });
+  }
+  if (input.edges === undefined || input.edges === null) input.edges = [];
+  const edges = input.edges;
+  if (!Array.isArray(edges)) problems.push({ path: '/edges', message: 'must be an array of edge objects' });
+  const nodeCount = Array.isArray(nodes) ? nodes.length : 0;
+  const edgeCount = Array.isArray(edges) ? edges.length : 0;
+  if (opts.maxNodes !== undefined && nodeCount > opts.maxNodes) {
+    return { ok: false, problems, tooLarge: `the network has ${nodeCount} nodes; at most ${opts.maxNodes} are allowed`, nodeCount, edgeCount };
+  }
+  if (opts.maxEdges !== undefined && edgeCount > opts.maxEdges) {
+    return { ok: false, problems, tooLarge: `the network has ${edgeCount} edges; at most ${opts.maxEdges} are allowed`, nodeCount, edgeCount };
+  }
+  const ids = new Set<string>();
+  if (Array.isArray(nodes)) {
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const p = `/nodes/${i}`;
+      if (!isObj(node)) {
+        if (problems.length < cap) problems.push({ path: p, message: 'must be a node object with an `id`' });
+        continue;
+      }
+      const id = node.id;
+      if (!isId(id)) {
+        if (problems.length < cap) problems.push({ path: `${p}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
+      } else {
+        const s = String(id);
+        if (ids.has(s)) {
+          if (problems.length < cap) problems.push({ path: `${p}/id`, message: `duplicate node id ${JSON.stringify(s)}` });
+        } else ids.add(s);
+      }
+      checkAttributes(node.attributes, `${p}/attributes`, problems, node, cap);
+      for (const c of ['x', 'y'] as const) {
+        const v = node[c];
+        if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)) && problems.length < cap) {
+          problems.push({ path: `${p}/${c}`, message: `must be a finite Number, got ${show(v)}` });
+        }
+      }
+      const image = node.image;
+      if (image !== undefined) {
+        if (!isObj(image)) {
+          if (problems.length < cap) problems.push({ path: `${p}/image`, message: 'must be an object like { "url": "https://…" }' });
+        } else if (image.url !== undefined) {
+          let okUrl = false;
+          if (typeof image.url === 'string') {
+            try {
+              const u = new URL(image.url);
+              okUrl = u.protocol === 'http:' || u.protocol === 'https:';
+            } catch {
+              okUrl = false;
+            }
+          }
+          if (!okUrl && problems.length < cap) problems.push({ path: `${p}/image/url`, message: `must be an http: or https: URL, got ${show(image.url)}` });
+        }
+      }
+    }
+  }
+  if (Array.isArray(edges)) {
+    const edgeIds = new Set<string>();
+    const checkNodes = Array.isArray(nodes);
+    for (let i = 0; i < edges.length; i++) {
+      const edge = edges[i];
+      const p = `/edges/${i}`;
+      if (!isObj(edge)) {
+        if (problems.length < cap) problems.push({ path: p, message: 'must be an edge object with `id`, `source` and `target`' });
+        continue;
+      }
+      const id = edge.id;
+      if (!isId(id)) {
+        if (problems.length < cap) problems.push({ path: `${p}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
+      } else {
+        const s = String(id);
+        if (edgeIds.has(s)) {
+          if (problems.length < cap) problems.push({ path: `${p}/id`, message: `duplicate edge id ${JSON.stringify(s)}` });
+        } else edgeIds.add(s);
+      }
+      for (const end of ['source', 'target'] as const) {
+        const v = edge[end];
+        if (!isId(v)) {
+          if (problems.length < cap) problems.push({ path: `${p}/${end}`, message: v === undefined ? 'is required (a node id)' : `must be a node id (String or Number), got ${show(v)}` });
+        } else if (checkNodes && !ids.has(String(v))) {
+          if (problems.length < cap) problems.push({ path: `${p}/${end}`, message: `no node with id ${JSON.stringify(String(v))}` });
+        }
+      }
+      checkAttributes(edge.attributes, `${p}/attributes`, problems, edge, cap);
+    }
+  }
+  return { ok: problems.length === 0, problems, nodeCount, edgeCount };
+}

@@ -1,0 +1,123 @@
+/**
+ * buildApp(config) → a ready Fastify instance (not listening). Wires the database, the HTTP plugins
+ * (request ids, problem errors, body decoding, auth, rate limits, compression, OpenAPI) and the routes.
+ * main.ts listens and shuts down gracefully; tests use `app.inject` or `app.listen({ port: 0 })`.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Redis } from 'ioredis';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './store/db.ts';
+import { migrate } from './store/migrations/index.ts';
+import { registerProblemHandler } from './http/problem-handler.ts';
+import { registerDecompression } from './http/decompress.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { healthRoutes } from './routes/health.ts';
+import { networkRoutes } from './routes/networks/index.ts';
+import { ENGINE_VERSION } from '@netloom/engine';
+
+export interface AppDeps {
+  /** An already opened database (tests share one); otherwise opened from config and closed with the app. */
+  database?: DatabaseHandle;
+  /** Clock (ms since epoch); injectable for tests. */
+  now?: () => number;
+  /** Logger override (tests pass false). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: DatabaseHandle;
+    now: () => number;
+  }
+}
+
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'authorization',
+  'password',
+  'token',
+  'privateKey',
+  'launchToken',
+  'accessToken',
+  '*.password',
+  '*.token',
+  '*.privateKey',
+  '*.launchToken',
+  '*.accessToken',
+  'networkJSON',
+  '*.networkJSON',
+];
+
+export function loggerOptions(config: Config): Record<string, unknown> {
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+    },
+  };
+}
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger === undefined ? loggerOptions(config) : deps.logger,
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'requestId',
+    bodyLimit: config.limits.maxInflatedBytes,
+    forceCloseConnections: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const database = deps.database ?? (await openDatabase(config));
+  if (!deps.database) await migrate(database.db);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('now', deps.now ?? Date.now);
+  app.addHook('onClose', async () => {
+    if (redis) redis.disconnect();
+    if (!deps.database) await database.close();
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerProblemHandler(app);
+  registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes });
+  registerAuth(app, database.db, config.publicUrl);
+  await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis });
+  await app.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024, brotliOptions: { params: { 1: 4 } }, zlibOptions: { level: 5 } });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Netloom API', version: '2', description: `Networks, metrics and embedding. Engine ${ENGINE_VERSION}.` },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API token `nl_…`' },
+          basic: { type: 'http', scheme: 'basic', description: 'Legacy public key / private key (deprecated)' },
+        },
+      },
+      security: [{ bearer: [] }, { basic: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/v2/docs', uiConfig: { docExpansion: 'list' } });
+  app.get('/api/v2/openapi.json', { schema: { hide: true }, config: { auth: { skip: true } } }, async () => app.swagger());
+
+  await app.register(healthRoutes);
+  await app.register(networkRoutes, { prefix: '/api/v2' });
+  return app;
+}

@@ -1,0 +1,67 @@
+/**
+ * The registry of HTTP problem codes (DECISIONS.md §1). Routes, the error handler and docs/errors.md
+ * are driven by this object; a test keeps docs/errors.md in sync.
+ */
+export const ERROR_CODES = {
+  INVALID_ARGS: { status: 400, title: 'Invalid arguments', when: 'Body, query or path fails validation (types, ranges, unknown keys where the spec is closed, bad network JSON).' },
+  INVALID_OWNER: { status: 400, title: 'Invalid owner', when: '`owner` of `POST /networks` is not a member who can own networks (non-member, unknown, unverified, suspended, Access-only).' },
+  OWNER_REQUIRED: { status: 400, title: 'Owner required', when: '`owner` omitted with an organization credential whose creator can no longer own networks.' },
+  UNAUTHENTICATED: { status: 401, title: 'Unauthenticated', when: 'Missing, malformed, unknown or revoked credential. Sends `WWW-Authenticate`.' },
+  EMBEDDED_SEAT_LIMIT: { status: 402, title: 'Managed-user seats exhausted', when: 'No managed-user seat free (create or reactivate).' },
+  INSUFFICIENT_SCOPE: { status: 403, title: 'Insufficient scope', when: 'The credential lacks the `<resource>:<action>` scope named in `detail`.' },
+  FORBIDDEN: { status: 403, title: 'Forbidden', when: 'Authenticated but not allowed (not your network, not an organization credential, not an organization admin, ...).' },
+  PLAN_REQUIRED: { status: 403, title: 'Plan required', when: 'Metrics on a plan without them; informal* metrics without an organization.' },
+  CREDENTIAL_LIMIT_REACHED: { status: 403, title: 'Credential limit reached', when: 'The user already holds the maximum number of credentials (20 by default).' },
+  NETWORK_LIMIT_REACHED: { status: 403, title: 'Network limit reached', when: 'The owner is at the plan maximum of public or private networks; `detail` names the user.' },
+  EMBEDDING_DISABLED: { status: 403, title: 'Embedding disabled', when: 'Embedding call for an organization without embedding.' },
+  NETWORK_NOT_EMBEDDABLE: { status: 403, title: 'Network not embeddable', when: 'Grant or session for a network that is not embeddable.' },
+  ORIGIN_NOT_ALLOWED: { status: 403, title: 'Origin not allowed', when: 'Session origin not in the allowed host origins.' },
+  VIEW_LIMIT_REACHED: { status: 403, title: 'View limit reached', when: "A new view beyond the network's `billing.maxViews`." },
+  NOT_FOUND: { status: 404, title: 'Not found', when: 'No such resource, or not visible to this credential (existence is never revealed).' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', when: 'The path exists but not with this method.' },
+  EMBED_MEMBERSHIP_IMMUTABLE: { status: 409, title: 'Membership is immutable', when: 'Change of `orgPermission` or `readOnly` of an existing managed user.' },
+  CONFLICT: { status: 409, title: 'Conflict', when: 'The stored network changed while a metric was being computed on it (retry), or a unique value is taken.' },
+  SESSION_EXPIRED: { status: 410, title: 'Session expired', when: 'The embed session ended (any reason).' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large', when: 'Body over the limit (compressed or decompressed), or network over the node/edge limits.' },
+  UNSUPPORTED_ENCODING: { status: 415, title: 'Unsupported content encoding', when: '`Content-Encoding` other than gzip, deflate (zlib or raw), br or identity.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type', when: 'A body that is not `application/json`.' },
+  METRIC_TIMEOUT: { status: 422, title: 'Metric timed out', when: 'Compute limit (60 s by default) reached; `detail` suggests `kPercent` where the metric has it.' },
+  NOT_CONVERGED: { status: 422, title: 'Not converged', when: 'An iterative metric did not converge (eigenvector, Katz with too large alpha, HITS).' },
+  RATE_LIMITED: { status: 429, title: 'Too many requests', when: 'Rate limit or metric queue full; with `Retry-After` seconds and `RateLimit-*` headers.' },
+  INTERNAL: { status: 500, title: 'Internal error', when: 'A bug; the body carries the request id, never a stack trace.' },
+  UNAVAILABLE: { status: 503, title: 'Service unavailable', when: 'The database is unreachable (`/readyz`) or the server is shutting down.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+}
+
+export interface ProblemItem {
+  path: string;
+  message: string;
+}
+
+/** An error that the problem handler renders as RFC 9457 problem JSON with a stable `code`. */
+export class HttpProblem extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: ProblemItem[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+  constructor(code: ErrorCode, detail: string, opts: { errors?: ProblemItem[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.name = 'HttpProblem';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.errors = opts.errors;
+    this.headers = opts.headers;
+  }
+}
+
+/** Builds an INVALID_ARGS problem whose detail names the first problem and whose `errors` lists all. */
+export function invalidArgs(errors: ProblemItem[]): HttpProblem {
+  const first = errors[0];
+  const where = first.path.replace(/^\//, '').replaceAll('/', '.');
+  return new HttpProblem('INVALID_ARGS', where ? `${where}: ${first.message}` : first.message, { errors: errors.slice(0, 100) });
+}

@@ -1,0 +1,104 @@
+/**
+ * Renders every error as RFC 9457 problem JSON with a stable `code` (DECISIONS.md §1): our own
+ * HttpProblem, domain and engine errors (duck-typed on `code` + `status`), Fastify's validation and
+ * content-type errors. Unknown errors are 500 INTERNAL with the request id and no stack trace.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES, HttpProblem, isErrorCode, type ErrorCode, type ProblemItem } from './error-codes.ts';
+
+interface AjvError {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Turns Ajv errors into our problem items with JSON pointers and readable messages. */
+export function ajvToProblems(errors: AjvError[], context: string | undefined): ProblemItem[] {
+  const prefix = context === 'body' || !context ? '' : `/${context === 'querystring' ? 'query' : context}`;
+  const seen = new Set<string>();
+  const out: ProblemItem[] = [];
+  for (const e of errors) {
+    let path = prefix + (e.instancePath ?? '');
+    let message = e.message ?? 'is invalid';
+    const p = e.params ?? {};
+    if (e.keyword === 'additionalProperties' && typeof p.additionalProperty === 'string') {
+      path += `/${p.additionalProperty}`;
+      message = 'is not a known parameter';
+    } else if (e.keyword === 'required' && typeof p.missingProperty === 'string') {
+      path += `/${p.missingProperty}`;
+      message = 'is required';
+    } else if (e.keyword === 'enum' && Array.isArray(p.allowedValues)) {
+      message = `must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (e.keyword === 'const' && 'allowedValue' in p) {
+      message = `must be ${JSON.stringify(p.allowedValue)}`;
+    }
+    const key = `${path}\u0000${e.keyword}`;
+    if (seen.has(path) && (e.keyword === 'anyOf' || e.keyword === 'const' || e.keyword === 'type')) continue;
+    seen.add(path);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path, message });
+  }
+  // collapse anyOf-of-consts into one "must be one of" message per path
+  const byPath = new Map<string, ProblemItem>();
+  for (const item of out) if (!byPath.has(item.path)) byPath.set(item.path, item);
+  return [...byPath.values()];
+}
+
+export function sendProblem(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, detail: string, extra: { errors?: ProblemItem[]; headers?: Record<string, string>; status?: number } = {}): FastifyReply {
+  const def = ERROR_CODES[code];
+  const status = extra.status ?? def.status;
+  if (extra.headers) for (const [k, v] of Object.entries(extra.headers)) reply.header(k, v);
+  const body: Record<string, unknown> = { type: 'about:blank', title: def.title, status, code, detail };
+  if (extra.errors && extra.errors.length > 0) body.errors = extra.errors.slice(0, 100);
+  body.requestId = request.id;
+  return reply.code(status).type('application/problem+json; charset=utf-8').send(body);
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_ARGS',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_ARGS',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_ARGS',
+  FST_ERR_CTP_EMPTY_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+export function registerProblemHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & { errors?: ProblemItem[]; headers?: Record<string, string>; status?: number }, request, reply) => {
+    if (error instanceof HttpProblem) {
+      return sendProblem(reply, request, error.code, error.message, { errors: error.errors, headers: error.headers });
+    }
+    if (error.validation) {
+      const errors = ajvToProblems(error.validation as AjvError[], error.validationContext);
+      const first = errors[0];
+      const detail = first ? `${first.path.replace(/^\//, '').replaceAll('/', '.') || 'body'}: ${first.message}` : error.message;
+      return sendProblem(reply, request, 'INVALID_ARGS', detail, { errors });
+    }
+    if (typeof error.code === 'string' && FASTIFY_CODES[error.code]) {
+      const code = FASTIFY_CODES[error.code];
+      let detail = error.message;
+      if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.name === 'SyntaxError') detail = `body is not valid JSON: ${error.message}`;
+      if (code === 'UNSUPPORTED_MEDIA_TYPE') detail = `Content-Type ${JSON.stringify(request.headers['content-type'] ?? '')} is not supported; send application/json`;
+      return sendProblem(reply, request, code, detail, { errors: code === 'INVALID_ARGS' ? [{ path: '', message: detail }] : undefined });
+    }
+    if (error.name === 'SyntaxError' && error.statusCode === 400) {
+      return sendProblem(reply, request, 'INVALID_ARGS', `body is not valid JSON: ${error.message}`, { errors: [{ path: '', message: 'malformed JSON' }] });
+    }
+    if (isErrorCode(error.code) && error.code !== 'INTERNAL') {
+      const status = typeof error.status === 'number' ? error.status : ERROR_CODES[error.code].status;
+      return sendProblem(reply, request, error.code, error.message, { errors: error.errors, headers: error.headers, status: status === 499 ? 499 : undefined });
+    }
+    if (error.statusCode === 429) {
+      return sendProblem(reply, request, 'RATE_LIMITED', error.message);
+    }
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendProblem(reply, request, 'INVALID_ARGS', error.message, { status: error.statusCode === 404 ? 404 : 400 });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, request, 'INTERNAL', `internal error; quote request id ${request.id}`);
+  });
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, request, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+}

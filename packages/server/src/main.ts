@@ -1,0 +1,51 @@
+/**
+ * `npm start`: opens the database, migrates, creates the first owner account on an empty database
+ * (printed once on stdout, never logged), listens on PORT and shuts down gracefully on SIGTERM/SIGINT:
+ * stops accepting connections, finishes in-flight requests, closes the database.
+ */
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { bootstrapOwner } from './domain/bootstrap.ts';
+
+const config = loadConfig();
+const app = await buildApp(config);
+
+if (config.bootstrapOwner) {
+  const created = await bootstrapOwner(app.database.db, config);
+  if (created) {
+    process.stdout.write(
+      [
+        '',
+        '  Netloom: first start — an owner account was created. This is shown once.',
+        `    e-mail:   ${created.email}`,
+        `    password: ${created.password}`,
+        `    API token (full access): ${created.token}`,
+        `    try: curl -H "Authorization: Bearer ${created.token}" ${config.publicUrl}/api/v2/networks`,
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+}
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  const timer = setTimeout(() => {
+    app.log.error('graceful shutdown timed out; exiting');
+    process.exit(1);
+  }, 30_000);
+  timer.unref();
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'error during shutdown');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });

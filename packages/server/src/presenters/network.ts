@@ -1,0 +1,43 @@
+/** Network row → API JSON (DECISIONS.md §3). `networkJSON` is added only by `GET /networks/:id`. */
+import type { NetworksTable } from '../store/schema.ts';
+
+export type NetworkMeta = Omit<NetworksTable, 'json_gz'>;
+export type NetworkMetaWithOwner = NetworkMeta & { owner_name: string };
+
+export interface NetworkResource {
+  _id: string;
+  name: string;
+  description: string;
+  isDirected: boolean;
+  status: string;
+  created: string;
+  modified: string;
+  fileType: string;
+  originalFileType: string;
+  networkUUID: string;
+  handpicked: boolean;
+  billing: { maxViews: number };
+  owner: { _id: string; name: string };
+  nodeCount: number;
+  edgeCount: number;
+}
+
+export function presentNetwork(row: NetworkMeta, ownerName: string): NetworkResource {
+  return {
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    isDirected: row.is_directed === 1,
+    status: row.status,
+    created: row.created,
+    modified: row.modified,
+    fileType: row.file_type,
+    originalFileType: row.original_file_type,
+    networkUUID: row.network_uuid,
+    handpicked: row.handpicked === 1,
+    billing: { maxViews: row.max_views },
+    owner: { _id: row.owner_id, name: ownerName },
+    nodeCount: row.node_count,
+    edgeCount: row.edge_count,
+  };
+}

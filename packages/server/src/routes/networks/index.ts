@@ -1,0 +1,184 @@
+/**
+ * The five Networks endpoints of API.md (DECISIONS.md §3). Thin: parse, check access through the
+ * domain, call the store, present.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip, gunzip } from 'node:zlib';
+import { Type } from 'typebox';
+import { parseNetworkBody } from '../../domain/network-body.ts';
+import { loadNetworkFor } from '../../domain/network-access.ts';
+import { checkPlanLimit, resolveOwner } from '../../domain/network-ownership.ts';
+import { newId } from '../../domain/ids.ts';
+import { DomainError } from '../../domain/errors.ts';
+import {
+  deleteNetwork,
+  getNetworkJSONGzip,
+  insertNetwork,
+  listNetworksForOrg,
+  listNetworksForUser,
+  updateNetwork,
+} from '../../store/networks.ts';
+import { getUserById } from '../../store/users.ts';
+import { presentNetwork } from '../../presenters/network.ts';
+import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema, ProblemSchema } from '../../schemas/network.ts';
+import type { Principal } from '../../domain/credentials.ts';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+const errors = { 400: ProblemSchema, 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema, 413: ProblemSchema, 415: ProblemSchema, 429: ProblemSchema };
+/** Bodies are checked by parseNetworkBody (all problems at once, legacy input); the schema documents them. */
+const noAjv = () => () => true;
+
+function me(request: FastifyRequest): Principal {
+  if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
+  return request.principal;
+}
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  const ae = String(request.headers['accept-encoding'] ?? '');
+  return /(^|,)\s*(gzip|\*)\s*(;\s*q=(?!0(\.0+)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(ae);
+}
+
+async function sendNetworkWithJSON(request: FastifyRequest, reply: FastifyReply, meta: object, id: string): Promise<FastifyReply> {
+  const stored = await getNetworkJSONGzip(request.server.database.db, id);
+  if (!stored) throw new DomainError('NOT_FOUND', `no network ${JSON.stringify(id)}`);
+  const head = JSON.stringify(meta).slice(0, -1) + ',"networkJSON":';
+  reply.type('application/json; charset=utf-8');
+  if (acceptsGzip(request)) {
+    // gzip members concatenate into one valid gzip stream: the stored JSON is sent without re-compressing.
+    const [a, b] = await Promise.all([gzipAsync(head, { level: 1 }), gzipAsync('}', { level: 1 })]);
+    reply.header('content-encoding', 'gzip');
+    reply.header('vary', 'accept-encoding');
+    return reply.send(Buffer.concat([a, stored.gz, b]));
+  }
+  const text = await gunzipAsync(stored.gz);
+  return reply.send(Buffer.concat([Buffer.from(head), text, Buffer.from('}')]));
+}
+
+export async function networkRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+  const cfg = app.config;
+
+  app.get(
+    '/networks',
+    {
+      config: { auth: { resource: 'networks' } },
+      schema: { summary: 'List your networks (without networkJSON)', tags: ['networks'], response: { 200: Type.Array(NetworkResourceSchema), ...errors } },
+    },
+    async (request) => {
+      const p = me(request);
+      const rows = p.orgId ? await listNetworksForOrg(db, p.orgId) : await listNetworksForUser(db, p.userId);
+      return rows.map((r) => presentNetwork(r, r.owner_name));
+    },
+  );
+
+  app.get(
+    '/networks/:id',
+    {
+      config: { auth: { resource: 'networks', anonymous: true } },
+      schema: {
+        summary: 'Get a network with its networkJSON (Public networks need no credential)',
+        tags: ['networks'],
+        params: NetworkIdParams,
+        response: { 200: NetworkWithJSONSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const { net } = await loadNetworkFor(db, request.principal, id, 'read');
+      return sendNetworkWithJSON(request, reply, presentNetwork(net, net.owner_name), id);
+    },
+  );
+
+  app.post(
+    '/networks',
+    {
+      config: { auth: { resource: 'networks' } },
+      validatorCompiler: noAjv,
+      schema: {
+        summary: 'Create a network',
+        tags: ['networks'],
+        body: NetworkBody,
+        response: { 200: NetworkResourceSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const p = me(request);
+      const input = parseNetworkBody(request.body, cfg.limits);
+      const owner = await resolveOwner(db, p, input.owner);
+      const plan = await checkPlanLimit(db, cfg, owner, input.status);
+      const rec = await insertNetwork(db, {
+        id: newId(),
+        owner_id: owner.id,
+        name: input.name,
+        description: input.description,
+        is_directed: input.isDirected ? 1 : 0,
+        status: input.status,
+        file_type: 'JSON',
+        original_file_type: 'JSON',
+        network_uuid: randomUUID(),
+        max_views: cfg.plans[plan].maxViews,
+        node_count: input.nodeCount,
+        edge_count: input.edgeCount,
+        json: JSON.stringify(input.networkJSON),
+      });
+      request.log.info({ networkId: rec.id, nodes: rec.node_count, edges: rec.edge_count }, 'network created');
+      return presentNetwork(rec, rec.owner_name);
+    },
+  );
+
+  app.put(
+    '/networks/:id',
+    {
+      config: { auth: { resource: 'networks' } },
+      validatorCompiler: noAjv,
+      schema: {
+        summary: 'Replace a network (name, description, isDirected, status, networkJSON)',
+        tags: ['networks'],
+        params: NetworkIdParams,
+        body: NetworkBody,
+        response: { 200: NetworkResourceSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const p = me(request);
+      const { id } = request.params as { id: string };
+      const { net } = await loadNetworkFor(db, p, id, 'edit');
+      const input = parseNetworkBody(request.body, cfg.limits);
+      if (input.status !== net.status) {
+        const owner = await getUserById(db, net.owner_id);
+        if (owner) await checkPlanLimit(db, cfg, owner, input.status);
+      }
+      const rec = await updateNetwork(db, id, {
+        name: input.name,
+        description: input.description,
+        is_directed: input.isDirected ? 1 : 0,
+        status: input.status,
+        network_uuid: randomUUID(),
+        node_count: input.nodeCount,
+        edge_count: input.edgeCount,
+        json: JSON.stringify(input.networkJSON),
+      });
+      if (!rec) throw new DomainError('NOT_FOUND', `no network ${JSON.stringify(id)}`);
+      return presentNetwork(rec, rec.owner_name);
+    },
+  );
+
+  app.delete(
+    '/networks/:id',
+    {
+      config: { auth: { resource: 'networks' } },
+      schema: { summary: 'Delete a network, its views, grants and embed sessions', tags: ['networks'], params: NetworkIdParams, response: { 200: DeletedSchema, ...errors } },
+    },
+    async (request) => {
+      const p = me(request);
+      const { id } = request.params as { id: string };
+      await loadNetworkFor(db, p, id, 'owner');
+      await deleteNetwork(db, id);
+      return { _id: id, deleted: true as const };
+    },
+  );
+}
