@@ -1,0 +1,48 @@
+/**
+ * Domain errors: one class with a stable `code` from DECISIONS.md §1, its HTTP `status` and a `detail`
+ * that is safe to show to the caller. The HTTP problem handler renders it (duck-typed on code + status);
+ * the CLI prints it as JSON on stderr. The domain does not import the HTTP layer.
+ */
+export const DOMAIN_ERROR_STATUS = {
+  INVALID_ARGS: 400,
+  INVALID_OWNER: 400,
+  OWNER_REQUIRED: 400,
+  UNAUTHENTICATED: 401,
+  EMBEDDED_SEAT_LIMIT: 402,
+  INSUFFICIENT_SCOPE: 403,
+  FORBIDDEN: 403,
+  PLAN_REQUIRED: 403,
+  NETWORK_LIMIT_REACHED: 403,
+  /** Credential count at `limits.maxCredentialsPerUser` (DECISIONS §2: 20 by default). */
+  CREDENTIAL_LIMIT_REACHED: 403,
+  NOT_FOUND: 404,
+  /** A unique value is taken (e-mail), or a concurrent change won (network version). */
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+} as const;
+
+export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;
+
+export interface DomainErrorItem {
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  readonly code: DomainErrorCode;
+  readonly status: number;
+  readonly detail: string;
+  readonly errors: DomainErrorItem[] | undefined;
+  constructor(code: DomainErrorCode, detail: string, errors?: DomainErrorItem[]) {
+    super(detail);
+    this.name = 'DomainError';
+    this.code = code;
+    this.status = DOMAIN_ERROR_STATUS[code];
+    this.detail = detail;
+    this.errors = errors;
+  }
+}
+
+export function isDomainError(err: unknown): err is DomainError {
+  return err instanceof DomainError;
+}

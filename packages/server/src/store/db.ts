@@ -1,0 +1,228 @@
+/**
+ * Opening the database: SQLite (better-sqlite3, default) or PostgreSQL (`pg`, when `databaseUrl` is set).
+ * Every difference between the two databases lives in this file (connection setup, transaction start,
+ * the binary column type, integer parsing); the rest of the store is dialect-neutral Kysely.
+ *
+ * SQLite durability: WAL with `synchronous=NORMAL`. In WAL mode a commit appends the transaction to the
+ * WAL file with write(2) before `COMMIT` returns, so a process that is killed (SIGKILL, OOM, crash) loses
+ * nothing it acknowledged; only an operating-system crash or power loss can drop the last transactions
+ * (never corrupt the file). `FULL` would fsync on every commit, which the per-request writes (rate-limit
+ * counters, lastUsedAt) cannot afford; set `NETLOOM_SQLITE_SYNCHRONOUS=FULL` to trade throughput for
+ * power-loss durability. `busy_timeout` lets the CLI write while the server runs; every transaction is
+ * `BEGIN IMMEDIATE` so two processes never deadlock upgrading a read transaction to a write one.
+ *
+ * PostgreSQL: a `pg` Pool; `databaseSchema` (tests use one per run) is created if missing and set as the
+ * `search_path` of every connection through the startup `options`. int8 (bigint, `count(*)`) is parsed
+ * to a JS number (all our values are far below 2^53).
+ */
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type PostgresPool,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Closes the pool / file. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** SQLite `synchronous` pragma (default from NETLOOM_SQLITE_SYNCHRONOUS, else NORMAL). */
+  sqliteSynchronous?: 'NORMAL' | 'FULL';
+  /** SQLite busy timeout in ms (default 10 s). */
+  busyTimeoutMs?: number;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+}
+
+/* The drivers are CommonJS packages without bundled types; these are the parts we use. */
+interface BetterSqliteDatabase extends SqliteDatabase {
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+}
+type BetterSqliteCtor = new (file: string, options?: { timeout?: number }) => BetterSqliteDatabase;
+interface PgPool extends PostgresPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  on(event: 'error', listener: (err: Error) => void): void;
+}
+interface PgModule {
+  Pool: new (config: Record<string, unknown>) => PgPool;
+  types: { getTypeParser(oid: number, format?: string): (value: string) => unknown };
+}
+const require = createRequire(import.meta.url);
+
+/** Binary column type for gzip payloads (`networks.json_gz`): BLOB on SQLite, BYTEA on PostgreSQL. */
+export function binaryType(dialect: Dialect): 'blob' | 'bytea' {
+  return dialect === 'postgres' ? 'bytea' : 'blob';
+}
+
+/** Dialect of an open Kysely instance (used by migrations, which receive only `db`). */
+export function dialectOf<T>(db: Kysely<T>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** Bytes read from either driver (both give Buffers; normalise anyway). */
+export function toBuffer(value: Uint8Array | Buffer): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+/** SQLite transactions start with BEGIN IMMEDIATE (take the write lock up front; busy_timeout applies). */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/** Kysely prepares every query; cache the prepared statements (the query texts are a small fixed set). */
+function withStatementCache(raw: BetterSqliteDatabase, max = 500): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    prepare(sqlText: string): SqliteStatement {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = raw.prepare(sqlText);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+    close(): void {
+      cache.clear();
+      raw.close();
+    },
+  };
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+export async function openDatabase(
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
+  options: OpenOptions = {},
+): Promise<DatabaseHandle> {
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, config.databaseSchema, options)
+    : openSqlite(config.dataDir, options);
+}
+
+/** Path of the SQLite file for a data directory. */
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'netloom.db');
+}
+
+function openSqlite(dataDir: string, options: OpenOptions): DatabaseHandle {
+  mkdirSync(dataDir, { recursive: true });
+  const BetterSqlite = require('better-sqlite3') as BetterSqliteCtor;
+  const busy = options.busyTimeoutMs ?? 10_000;
+  const raw = new BetterSqlite(sqliteFile(dataDir), { timeout: busy });
+  const syncEnv = (process.env.NETLOOM_SQLITE_SYNCHRONOUS || '').toUpperCase();
+  const synchronous = options.sqliteSynchronous ?? (syncEnv === 'FULL' ? 'FULL' : 'NORMAL');
+  raw.pragma(`busy_timeout = ${Math.floor(busy)}`);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma(`synchronous = ${synchronous}`);
+  raw.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
+  let closed = false;
+  return {
+    db,
+    dialect: 'sqlite',
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy(); // closes the file if Kysely initialised it
+      try {
+        raw.close(); // no-op when already closed
+      } catch {
+        /* already closed */
+      }
+    },
+  };
+}
+
+async function openPostgres(url: string, schema: string | null, options: OpenOptions): Promise<DatabaseHandle> {
+  const pg = require('pg') as PgModule;
+  if (schema !== null && !SCHEMA_NAME.test(schema)) {
+    throw new Error(`config: NETLOOM_DB_SCHEMA must match ${SCHEMA_NAME}, got ${JSON.stringify(schema)}`);
+  }
+  const INT8 = 20;
+  const types = {
+    getTypeParser(oid: number, format?: string) {
+      if (oid === INT8 && format !== 'binary') return (v: string) => Number(v);
+      return pg.types.getTypeParser(oid, format);
+    },
+  };
+  if (schema) {
+    const admin = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } catch (err) {
+      // Two processes creating the same schema at once: the loser sees a unique violation; fine.
+      const code = (err as { code?: string }).code;
+      if (code !== '23505' && code !== '42P06') throw err;
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types,
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+  });
+  pool.on('error', () => {
+    /* idle client errors (server restart): the pool replaces the client; queries report their own errors */
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    dialect: 'postgres',
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy(); // ends the pool
+    },
+  };
+}
+
+/** True for a unique/primary-key violation on either database. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Current time as stored (ISO 8601 UTC, millisecond precision). */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** Runs `fn` in a transaction, or directly in the caller's transaction when `db` already is one. */
+export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db);
+  return db.transaction().execute(fn);
+}

@@ -1,0 +1,48 @@
+/**
+ * Versioned migrations. The list is static (no folder scan): add a module, then add it here with a name
+ * that sorts after the previous ones. `migrate(db)` runs at server start and by `netloom migrate`; it is
+ * idempotent and safe to run from several processes (PostgreSQL: Kysely takes an advisory lock; SQLite:
+ * the migration transaction is BEGIN IMMEDIATE, and a concurrent runner's busy error is retried).
+ */
+import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import type { Database } from '../schema.ts';
+import * as m0001 from './0001-initial.ts';
+
+export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
+  '0001-initial': m0001,
+});
+
+const provider: MigrationProvider = {
+  async getMigrations() {
+    return { ...MIGRATIONS };
+  },
+};
+
+export interface MigrateResult {
+  applied: string[];
+  current: string | null;
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code ?? '';
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** Brings the schema to the latest version. Throws on failure (with the failing migration named). */
+export async function migrate(db: Kysely<Database>): Promise<MigrateResult> {
+  const migrator = new Migrator({ db, provider });
+  let result: MigrationResultSet | undefined;
+  for (let attempt = 0; ; attempt++) {
+    result = await migrator.migrateToLatest();
+    if (!result.error || !isBusy(result.error) || attempt >= 20) break;
+    await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+  }
+  const failed = result.results?.find((r) => r.status === 'Error');
+  if (result.error) {
+    const why = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`migration ${failed ? failed.migrationName : ''} failed: ${why}`, { cause: result.error });
+  }
+  const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const names = Object.keys(MIGRATIONS).sort();
+  return { applied, current: names.length ? names[names.length - 1] : null };
+}

@@ -1,0 +1,294 @@
+/**
+ * Networks repository. The network JSON is stored gzip-compressed in `json_gz` and is never read by the
+ * listing/metadata queries (they select explicit columns), so listing a 100k-node network costs the same
+ * as listing a tiny one. `version` increases on every change: `updateNetworkIf` applies a change only
+ * if nobody changed the network since it was read (metric write-back, DECISIONS §4.3).
+ */
+import { promisify } from 'node:util';
+import { constants as zc, gunzip, gzip } from 'node:zlib';
+import type { Kysely, Selectable } from 'kysely';
+import { nowIso, toBuffer } from './db.ts';
+import type { Database, NetworkSharesTable, NetworksTable, NetworkStatus, SharePermission } from './schema.ts';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+/**
+ * Level 1: network JSON is highly repetitive and compresses ~5-10x even at the fastest level, while
+ * level 6 is 3-4x slower on a 50 MB body (create must stay under 3 s for 100k nodes / 500k edges).
+ * Compression runs on the libuv thread pool (async zlib), never on the event loop.
+ */
+const GZIP_LEVEL = 1;
+
+/** A network without its JSON, plus the owner's display name (for `owner: { _id, name }`). */
+export type NetworkRecord = Omit<Selectable<NetworksTable>, 'json_gz'> & { owner_name: string };
+export type NetworkListRow = NetworkRecord & {
+  /** Permission of the share with the listing user, when the network is listed because it is shared. */
+  share_permission: SharePermission | null;
+};
+export type ShareRecord = Selectable<NetworkSharesTable>;
+
+export type NewNetwork = Omit<NetworksTable, 'json_gz' | 'json_bytes' | 'version' | 'created' | 'modified' | 'handpicked'> & {
+  handpicked?: number;
+  created?: string;
+  /** The network JSON text (or its UTF-8 bytes) exactly as it is to be returned by GET. */
+  json: string | Uint8Array;
+};
+
+export type NetworkPatch = Partial<
+  Pick<
+    NetworksTable,
+    'name' | 'description' | 'is_directed' | 'status' | 'network_uuid' | 'node_count' | 'edge_count' | 'max_views' | 'owner_id' | 'file_type' | 'original_file_type'
+  >
+> & {
+  json?: string | Uint8Array;
+  /** Defaults to now. */
+  modified?: string;
+};
+
+const META = [
+  'n.id', 'n.owner_id', 'n.name', 'n.description', 'n.is_directed', 'n.status', 'n.file_type', 'n.original_file_type',
+  'n.network_uuid', 'n.handpicked', 'n.max_views', 'n.node_count', 'n.edge_count', 'n.json_bytes', 'n.version',
+  'n.created', 'n.modified', 'u.name as owner_name',
+] as const;
+
+async function compress(json: string | Uint8Array): Promise<{ gz: Buffer; bytes: number }> {
+  const bytes = typeof json === 'string' ? Buffer.byteLength(json) : json.byteLength;
+  const gz = await gzipAsync(json, { level: GZIP_LEVEL, memLevel: 9, strategy: zc.Z_DEFAULT_STRATEGY });
+  return { gz, bytes };
+}
+
+export async function insertNetwork(db: Kysely<Database>, input: NewNetwork): Promise<NetworkRecord> {
+  const { json, ...rest } = input;
+  const { gz, bytes } = await compress(json);
+  const created = input.created ?? nowIso();
+  await db
+    .insertInto('networks')
+    .values({ ...rest, handpicked: input.handpicked ?? 0, json_gz: gz, json_bytes: bytes, version: 1, created, modified: created })
+    .execute();
+  const rec = await getNetwork(db, input.id);
+  if (!rec) throw new Error('insertNetwork: row vanished');
+  return rec;
+}
+
+/** Metadata of a network (never its JSON), or null. */
+export async function getNetwork(db: Kysely<Database>, id: string): Promise<NetworkRecord | null> {
+  const r = await db
+    .selectFrom('networks as n')
+    .innerJoin('users as u', 'u.id', 'n.owner_id')
+    .select(META)
+    .where('n.id', '=', id)
+    .executeTakeFirst();
+  return r ?? null;
+}
+
+/**
+ * Metadata plus the share permission of `userId` on it (null when not shared with that user), in one
+ * query: what an access check for GET/PUT/DELETE needs.
+ */
+export async function getNetworkForUser(
+  db: Kysely<Database>,
+  id: string,
+  userId: string,
+): Promise<(NetworkRecord & { share_permission: SharePermission | null }) | null> {
+  const r = await db
+    .selectFrom('networks as n')
+    .innerJoin('users as u', 'u.id', 'n.owner_id')
+    .leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', userId))
+    .select([...META, 's.permission as share_permission'])
+    .where('n.id', '=', id)
+    .executeTakeFirst();
+  return r ?? null;
+}
+
+/** The stored network JSON, decompressed to a string (not parsed), or null. */
+export async function getNetworkJSONText(db: Kysely<Database>, id: string): Promise<string | null> {
+  const r = await db.selectFrom('networks').select('json_gz').where('id', '=', id).executeTakeFirst();
+  if (!r) return null;
+  return (await gunzipAsync(toBuffer(r.json_gz))).toString('utf8');
+}
+
+/** The gzip bytes as stored (to send with `Content-Encoding: gzip` without inflating), or null. */
+export async function getNetworkJSONGzip(
+  db: Kysely<Database>,
+  id: string,
+): Promise<{ gz: Buffer; bytes: number; version: number } | null> {
+  const r = await db.selectFrom('networks').select(['json_gz', 'json_bytes', 'version']).where('id', '=', id).executeTakeFirst();
+  if (!r) return null;
+  return { gz: toBuffer(r.json_gz), bytes: Number(r.json_bytes), version: r.version };
+}
+
+/** Metadata and JSON text read together (consistent `version`, for metric computation), or null. */
+export async function getNetworkWithJSONText(
+  db: Kysely<Database>,
+  id: string,
+): Promise<{ network: NetworkRecord; jsonText: string } | null> {
+  const r = await db
+    .selectFrom('networks as n')
+    .innerJoin('users as u', 'u.id', 'n.owner_id')
+    .select([...META, 'n.json_gz'])
+    .where('n.id', '=', id)
+    .executeTakeFirst();
+  if (!r) return null;
+  const { json_gz, ...network } = r;
+  return { network, jsonText: (await gunzipAsync(toBuffer(json_gz))).toString('utf8') };
+}
+
+async function patchValues(patch: NetworkPatch): Promise<Record<string, unknown>> {
+  const { json, modified, ...rest } = patch;
+  const values: Record<string, unknown> = { ...rest, modified: modified ?? nowIso() };
+  if (json !== undefined) {
+    const { gz, bytes } = await compress(json);
+    values.json_gz = gz;
+    values.json_bytes = bytes;
+  }
+  return values;
+}
+
+/** Applies a change unconditionally (bumps `version` and `modified`); returns the new metadata or null. */
+export async function updateNetwork(db: Kysely<Database>, id: string, patch: NetworkPatch): Promise<NetworkRecord | null> {
+  const values = await patchValues(patch);
+  const res = await db
+    .updateTable('networks')
+    .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) return null;
+  return getNetwork(db, id);
+}
+
+/**
+ * Applies a change only if the stored `version` still equals `expectedVersion` (optimistic concurrency).
+ * Returns true when applied; false when the network changed meanwhile or no longer exists.
+ */
+export async function updateNetworkIf(
+  db: Kysely<Database>,
+  id: string,
+  expectedVersion: number,
+  patch: NetworkPatch,
+): Promise<boolean> {
+  const values = await patchValues(patch);
+  const res = await db
+    .updateTable('networks')
+    .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('version', '=', expectedVersion)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Deletes a network (its shares go with it through ON DELETE CASCADE). */
+export async function deleteNetwork(db: Kysely<Database>, id: string): Promise<boolean> {
+  const res = await db.deleteFrom('networks').where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+/** Operator's Discover-page pick; does not change `version`/`modified`. */
+export async function setHandpicked(db: Kysely<Database>, id: string, on: boolean): Promise<boolean> {
+  const res = await db.updateTable('networks').set({ handpicked: on ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export interface ListOptions {
+  limit?: number;
+  offset?: number;
+}
+
+/** Networks owned by `userId` plus networks shared with `userId`; oldest first. */
+export async function listNetworksForUser(db: Kysely<Database>, userId: string, opts: ListOptions = {}): Promise<NetworkListRow[]> {
+  let q = db
+    .selectFrom('networks as n')
+    .innerJoin('users as u', 'u.id', 'n.owner_id')
+    .leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', userId))
+    .select([...META, 's.permission as share_permission'])
+    .where((eb) => eb.or([eb('n.owner_id', '=', userId), eb('s.user_id', '=', userId)]))
+    .orderBy('n.created')
+    .orderBy('n.id');
+  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.offset ?? 0);
+  return q.execute();
+}
+
+/** Networks owned by any member of the organization; oldest first. */
+export async function listNetworksForOrg(db: Kysely<Database>, orgId: string, opts: ListOptions = {}): Promise<NetworkListRow[]> {
+  let q = db
+    .selectFrom('networks as n')
+    .innerJoin('users as u', 'u.id', 'n.owner_id')
+    .innerJoin('memberships as m', 'm.user_id', 'n.owner_id')
+    .select([...META])
+    .where('m.org_id', '=', orgId)
+    .orderBy('n.created')
+    .orderBy('n.id');
+  if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.offset ?? 0);
+  const rows = await q.execute();
+  return rows.map((r) => ({ ...r, share_permission: null }));
+}
+
+/** Public networks, handpicked first, then newest first (Discover page). */
+export async function listPublicNetworks(db: Kysely<Database>, opts: ListOptions = {}): Promise<NetworkRecord[]> {
+  return db
+    .selectFrom('networks as n')
+    .innerJoin('users as u', 'u.id', 'n.owner_id')
+    .select([...META])
+    .where('n.status', '=', 'Public')
+    .orderBy('n.handpicked', 'desc')
+    .orderBy('n.created', 'desc')
+    .orderBy('n.id')
+    .limit(opts.limit ?? 100)
+    .offset(opts.offset ?? 0)
+    .execute();
+}
+
+/** Number of Public and Private networks owned by a user (plan maxima). */
+export async function countNetworksByOwner(db: Kysely<Database>, ownerId: string): Promise<{ public: number; private: number }> {
+  const rows = await db
+    .selectFrom('networks')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('owner_id', '=', ownerId)
+    .groupBy('status')
+    .execute();
+  const out = { public: 0, private: 0 };
+  for (const r of rows) {
+    if ((r.status as NetworkStatus) === 'Public') out.public = Number(r.n);
+    else out.private += Number(r.n);
+  }
+  return out;
+}
+
+/** Creates or changes the share of a network with a user. */
+export async function upsertShare(
+  db: Kysely<Database>,
+  networkId: string,
+  userId: string,
+  permission: SharePermission,
+): Promise<ShareRecord> {
+  const row: ShareRecord = { network_id: networkId, user_id: userId, permission, created: nowIso() };
+  await db
+    .insertInto('network_shares')
+    .values(row)
+    .onConflict((oc) => oc.columns(['network_id', 'user_id']).doUpdateSet({ permission }))
+    .execute();
+  return (await db
+    .selectFrom('network_shares')
+    .selectAll()
+    .where('network_id', '=', networkId)
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow());
+}
+
+export async function deleteShare(db: Kysely<Database>, networkId: string, userId: string): Promise<boolean> {
+  const res = await db.deleteFrom('network_shares').where('network_id', '=', networkId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+export async function getShare(db: Kysely<Database>, networkId: string, userId: string): Promise<SharePermission | null> {
+  const r = await db
+    .selectFrom('network_shares')
+    .select('permission')
+    .where('network_id', '=', networkId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return r?.permission ?? null;
+}
+
+export function listShares(db: Kysely<Database>, networkId: string): Promise<ShareRecord[]> {
+  return db.selectFrom('network_shares').selectAll().where('network_id', '=', networkId).orderBy('created').orderBy('user_id').execute();
+}

@@ -1,0 +1,45 @@
+/**
+ * Fixed-window counters in the database (used when no Redis is configured). One statement,
+ * `INSERT … ON CONFLICT DO UPDATE … RETURNING`, atomic on SQLite and PostgreSQL: concurrent requests
+ * (or processes) never lose an increment. A counter whose stored window is older than the current
+ * one restarts at 1; a late request for an older window counts in the newer window (never resets it).
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export interface WindowCount {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** Start of the current window (ms since epoch). */
+  windowStart: number;
+  /** When the window ends and the count restarts (ms since epoch). */
+  resetAt: number;
+}
+
+export async function incrementWindow(
+  db: Kysely<Database>,
+  key: string,
+  windowMs: number,
+  now: number = Date.now(),
+): Promise<WindowCount> {
+  const start = Math.floor(now / windowMs) * windowMs;
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key, window_start: start, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql<number>`CASE WHEN rate_limits.window_start >= excluded.window_start THEN rate_limits.count + 1 ELSE 1 END`,
+        window_start: sql<number>`CASE WHEN rate_limits.window_start >= excluded.window_start THEN rate_limits.window_start ELSE excluded.window_start END`,
+      }),
+    )
+    .returning(['count', 'window_start'])
+    .executeTakeFirstOrThrow();
+  const windowStart = Number(row.window_start);
+  return { count: Number(row.count), windowStart, resetAt: windowStart + windowMs };
+}
+
+/** Deletes counters whose window started before `before` (ms); returns how many. */
+export async function pruneWindows(db: Kysely<Database>, before: number): Promise<number> {
+  const res = await db.deleteFrom('rate_limits').where('window_start', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
