@@ -5,6 +5,7 @@
 import type { AnyMetric } from './types.ts';
 import { inDegree, outDegree, totalDegree } from './degree.ts';
 // --- paths (betweenness, closeness, harmonic, load, current flow, diameter, avg path length) ---
+import { betweennessCentrality, closenessCentrality, harmonicCentrality, loadCentrality, currentFlowClosenessCentrality, diameter, avgShortestPathLength } from './paths.ts';
 // --- spectral & local (eigenvector, katz, HITS, pageRank, clustering, constraint, ...) ---
 // --- communities & Polinode-specific metrics ---
 
@@ -13,6 +14,13 @@ const all: AnyMetric[] = [
   outDegree,
   totalDegree,
   // --- paths ---
+  betweennessCentrality,
+  closenessCentrality,
+  harmonicCentrality,
+  loadCentrality,
+  currentFlowClosenessCentrality,
+  diameter,
+  avgShortestPathLength,
   // --- spectral & local ---
   // --- communities & extras ---
 ];

@@ -1,0 +1,343 @@
+/**
+ * Single-source shortest-path kernels on CSR graphs: an indexed binary min-heap on typed arrays for
+ * Dijkstra, and distance-sum kernels (closeness, harmonic, average shortest path length, eccentricity).
+ *
+ * Contract of every source-loop kernel here (so the worker pool can split sources across threads):
+ * - `sources` is any subset of node indices (each at most once); the kernel writes ONLY the entries of
+ *   the per-source output arrays at those indices (`out[s]`), or, for additive outputs, ADDS into them.
+ *   Running the kernel on disjoint subsets of sources and merging (copying per-source entries / summing
+ *   additive arrays) gives exactly the result of one run over all sources.
+ * - Scratch arrays are allocated once per call (O(n)); nothing is allocated inside the source loop and
+ *   only the touched entries are reset between sources.
+ * - `checkpoint` (optional) is called between sources; it throws to cancel (deadline).
+ * - Which adjacency is walked is chosen by the caller: `reverse = true` walks in-arcs (distances TO the
+ *   source, NetworkX's closeness on `G.reverse()`); on undirected graphs both are the same arrays.
+ * - Weights are distances (`g.outW` / `g.inW`); Dijkstra variants compare floats exactly as NetworkX.
+ * - Self-loops never change a shortest path; callers normally build graphs without them anyway.
+ */
+import type { Graph } from '../graph/csr.ts';
+
+export type Checkpoint = () => void;
+
+/**
+ * Indexed binary min-heap over node indices with Float64 keys (decrease-key supported). Ties are broken
+ * by node index, so the pop order is fully deterministic. Capacity n, allocated once.
+ */
+export class IndexedHeap {
+  readonly heap: Int32Array;
+  readonly pos: Int32Array; // position in heap, -1 = absent
+  readonly key: Float64Array;
+  size = 0;
+  constructor(n: number) {
+    this.heap = new Int32Array(Math.max(1, n));
+    this.pos = new Int32Array(Math.max(1, n)).fill(-1);
+    this.key = new Float64Array(Math.max(1, n));
+  }
+  /** Insert v with key k, or lower its key to k (k must not be larger than the current key). */
+  pushOrDecrease(v: number, k: number): void {
+    const key = this.key;
+    key[v] = k;
+    let i = this.pos[v];
+    if (i < 0) {
+      i = this.size++;
+    }
+    // sift up
+    const heap = this.heap;
+    const pos = this.pos;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const u = heap[p];
+      const ku = key[u];
+      if (ku < k || (ku === k && u < v)) break;
+      heap[i] = u;
+      pos[u] = i;
+      i = p;
+    }
+    heap[i] = v;
+    pos[v] = i;
+  }
+  /** Removes and returns the node with the smallest key (heap must not be empty). */
+  pop(): number {
+    const heap = this.heap;
+    const pos = this.pos;
+    const key = this.key;
+    const top = heap[0];
+    pos[top] = -1;
+    const n = --this.size;
+    if (n > 0) {
+      const v = heap[n];
+      const k = key[v];
+      let i = 0;
+      while (true) {
+        let c = 2 * i + 1;
+        if (c >= n) break;
+        let cv = heap[c];
+        let ck = key[cv];
+        const r = c + 1;
+        if (r < n) {
+          const rv = heap[r];
+          const rk = key[rv];
+          if (rk < ck || (rk === ck && rv < cv)) {
+            c = r;
+            cv = rv;
+            ck = rk;
+          }
+        }
+        if (k < ck || (k === ck && v < cv)) break;
+        heap[i] = cv;
+        pos[cv] = i;
+        i = c;
+      }
+      heap[i] = v;
+      pos[v] = i;
+    }
+    return top;
+  }
+}
+
+/** Per-source outputs of the distance-sum kernels; any may be omitted. Indexed by source. */
+export interface DistanceSums {
+  /** Σ d(s, v) over reached v (unweighted: hop counts; weighted: summed distances). */
+  sum?: Float64Array;
+  /** Number of nodes reached, the source included (NetworkX `len(sp)`). */
+  reach?: Float64Array;
+  /** Σ 1/d(s, v) over reached v ≠ s with d > 0 (harmonic). */
+  inv?: Float64Array;
+  /** max d(s, v) over reached v (eccentricity within the source's reach). */
+  ecc?: Float64Array;
+}
+
+/**
+ * Breadth-first distance sums from each source (unweighted). Per-source outputs (written at [s]).
+ */
+export function bfsDistanceSums(g: Graph, sources: Int32Array, reverse: boolean, out: DistanceSums, checkpoint?: Checkpoint): void {
+  const n = g.n;
+  const off = reverse ? g.inOff : g.outOff;
+  const adj = reverse ? g.inAdj : g.outAdj;
+  const dist = new Int32Array(n).fill(-1);
+  const queue = new Int32Array(n);
+  const { sum, reach, inv, ecc } = out;
+  for (let si = 0; si < sources.length; si++) {
+    if (checkpoint) checkpoint();
+    const s = sources[si];
+    dist[s] = 0;
+    queue[0] = s;
+    let head = 0;
+    let tail = 1;
+    let total = 0;
+    let harm = 0;
+    // level-by-level: every node in queue[levelStart..levelEnd) has distance `level`
+    let level = 0;
+    let levelEnd = 1;
+    while (head < tail) {
+      if (head === levelEnd) {
+        level++;
+        levelEnd = tail;
+      }
+      const v = queue[head++];
+      const nd = level + 1;
+      for (let p = off[v], e = off[v + 1]; p < e; p++) {
+        const w = adj[p];
+        if (dist[w] < 0) {
+          dist[w] = nd;
+          queue[tail++] = w;
+          total += nd;
+          harm += 1 / nd;
+        }
+      }
+    }
+    const maxD = dist[queue[tail - 1]];
+    for (let i = 0; i < tail; i++) dist[queue[i]] = -1;
+    if (sum) sum[s] = total;
+    if (reach) reach[s] = tail;
+    if (inv) inv[s] = harm;
+    if (ecc) ecc[s] = maxD;
+  }
+}
+
+/**
+ * Dijkstra distance sums from each source (weights as distances). Per-source outputs (written at [s]).
+ * `inv` counts only nodes at positive distance (NetworkX harmonic skips d = 0).
+ */
+export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boolean, out: DistanceSums, checkpoint?: Checkpoint): void {
+  const n = g.n;
+  const off = reverse ? g.inOff : g.outOff;
+  const adj = reverse ? g.inAdj : g.outAdj;
+  const wt = reverse ? g.inW : g.outW;
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  const order = new Int32Array(n);
+  const heap = new IndexedHeap(n);
+  const { sum, reach, inv, ecc } = out;
+  for (let si = 0; si < sources.length; si++) {
+    if (checkpoint) checkpoint();
+    const s = sources[si];
+    let cnt = 0;
+    let total = 0;
+    let harm = 0;
+    let maxD = 0;
+    dist[s] = 0;
+    heap.pushOrDecrease(s, 0);
+    while (heap.size > 0) {
+      const v = heap.pop();
+      done[v] = 1;
+      order[cnt++] = v;
+      const dv = dist[v];
+      total += dv;
+      if (dv > 0) harm += 1 / dv;
+      if (dv > maxD) maxD = dv;
+      for (let p = off[v], e = off[v + 1]; p < e; p++) {
+        const w = adj[p];
+        if (done[w]) continue;
+        const nd = dv + wt[p];
+        if (nd < dist[w]) {
+          dist[w] = nd;
+          heap.pushOrDecrease(w, nd);
+        }
+      }
+    }
+    for (let i = 0; i < cnt; i++) {
+      const v = order[i];
+      dist[v] = Infinity;
+      done[v] = 0;
+    }
+    if (sum) sum[s] = total;
+    if (reach) reach[s] = cnt;
+    if (inv) inv[s] = harm;
+    if (ecc) ecc[s] = maxD;
+  }
+}
+
+/** All node indices 0..n-1 as an Int32Array (the "every source" subset). */
+export function allNodes(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
+/**
+ * Weakly connected components (union of out- and in-arcs). Returns the component index of every node,
+ * components numbered in order of their smallest node index (NetworkX's `connected_components` order).
+ */
+export function weakComponents(g: Graph): { comp: Int32Array; count: number; sizes: Int32Array } {
+  const n = g.n;
+  const comp = new Int32Array(n).fill(-1);
+  const stack = new Int32Array(n);
+  const sizesTmp: number[] = [];
+  let count = 0;
+  for (let r = 0; r < n; r++) {
+    if (comp[r] >= 0) continue;
+    let top = 0;
+    stack[top++] = r;
+    comp[r] = count;
+    let size = 0;
+    while (top > 0) {
+      const v = stack[--top];
+      size++;
+      for (let p = g.outOff[v], e = g.outOff[v + 1]; p < e; p++) {
+        const w = g.outAdj[p];
+        if (comp[w] < 0) {
+          comp[w] = count;
+          stack[top++] = w;
+        }
+      }
+      if (g.directed) {
+        for (let p = g.inOff[v], e = g.inOff[v + 1]; p < e; p++) {
+          const w = g.inAdj[p];
+          if (comp[w] < 0) {
+            comp[w] = count;
+            stack[top++] = w;
+          }
+        }
+      }
+    }
+    sizesTmp.push(size);
+    count++;
+  }
+  return { comp, count, sizes: Int32Array.from(sizesTmp) };
+}
+
+/**
+ * Pivot accumulation for sampled closeness: forward searches (out-arcs; BFS or Dijkstra by
+ * `g.weighted`) from each pivot s. ADDS d(s, v) into sumAt[v] and 1 into cntAt[v] for every v ≠ s
+ * reached (additive: disjoint pivot subsets may be summed); WRITES own[s] = Σ_v d(s, v) (per source).
+ */
+export function pivotDistanceSums(
+  g: Graph,
+  pivots: Int32Array,
+  sumAt: Float64Array,
+  cntAt: Float64Array,
+  own: Float64Array,
+  checkpoint?: Checkpoint,
+): void {
+  const n = g.n;
+  const off = g.outOff;
+  const adj = g.outAdj;
+  const order = new Int32Array(n);
+  if (!g.weighted) {
+    const dist = new Int32Array(n).fill(-1);
+    for (let si = 0; si < pivots.length; si++) {
+      if (checkpoint) checkpoint();
+      const s = pivots[si];
+      dist[s] = 0;
+      order[0] = s;
+      let head = 0;
+      let tail = 1;
+      let total = 0;
+      while (head < tail) {
+        const v = order[head++];
+        const nd = dist[v] + 1;
+        for (let p = off[v], e = off[v + 1]; p < e; p++) {
+          const w = adj[p];
+          if (dist[w] < 0) {
+            dist[w] = nd;
+            order[tail++] = w;
+            total += nd;
+            sumAt[w] += nd;
+            cntAt[w] += 1;
+          }
+        }
+      }
+      own[s] = total;
+      for (let i = 0; i < tail; i++) dist[order[i]] = -1;
+    }
+    return;
+  }
+  const wt = g.outW;
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  const heap = new IndexedHeap(n);
+  for (let si = 0; si < pivots.length; si++) {
+    if (checkpoint) checkpoint();
+    const s = pivots[si];
+    let cnt = 0;
+    let total = 0;
+    dist[s] = 0;
+    heap.pushOrDecrease(s, 0);
+    while (heap.size > 0) {
+      const v = heap.pop();
+      done[v] = 1;
+      order[cnt++] = v;
+      const dv = dist[v];
+      if (v !== s) {
+        total += dv;
+        sumAt[v] += dv;
+        cntAt[v] += 1;
+      }
+      for (let p = off[v], e = off[v + 1]; p < e; p++) {
+        const w = adj[p];
+        if (done[w]) continue;
+        const nd = dv + wt[p];
+        if (nd < dist[w]) {
+          dist[w] = nd;
+          heap.pushOrDecrease(w, nd);
+        }
+      }
+    }
+    own[s] = total;
+    for (let i = 0; i < cnt; i++) {
+      dist[order[i]] = Infinity;
+      done[order[i]] = 0;
+    }
+  }
+}

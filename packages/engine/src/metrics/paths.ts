@@ -1,0 +1,332 @@
+/**
+ * Path-based metrics: betweennessCentrality, closenessCentrality, harmonicCentrality, loadCentrality,
+ * currentFlowClosenessCentrality (node metrics) and diameter, avgShortestPathLength (network metrics).
+ *
+ * Definitions (NetworkX 3.6 on the graph of DECISIONS.md §4.1, self-loops dropped — they never lie on a
+ * shortest path and cancel in the Laplacian; weights are DISTANCES for betweenness/closeness/load and
+ * CONDUCTANCES for current flow; merged parallel/reciprocal edges sum their weights):
+ * - `Betweenness Centrality`: `betweenness_centrality(G, k, normalized, weight)`, Brandes' algorithm
+ *   (BFS, or Dijkstra with exact float ties as NetworkX), endpoints excluded. Scaling as NetworkX
+ *   `_rescale`: n < 3 unscaled; normalized ×1/((n−1)(n−2)) (directed and undirected alike, ordered pairs);
+ *   not normalized ×1/2 on undirected graphs. Direction: the network's, unless `directed: false`.
+ *   `kPercent` < 100: k = round(kPercent/100·n) (Python rounding, half to even; at least 1) sources drawn
+ *   without replacement by a seeded xoshiro128** (so not NetworkX's Mersenne-Twister sample), scaled
+ *   like NetworkX with `k`: sampled sources ×1/((k−1)(n−2)), others ×1/(k(n−2)) (normalized), or
+ *   (n−1)/((k−1)c), (n−1)/(kc) with c = 2 undirected, 1 directed; a sampled source with k = 1 is NaN
+ *   (not scored), as in NetworkX. k = n is the exact computation.
+ * - `Closeness Centrality`: incoming distances (NetworkX runs on `G.reverse()` for digraphs), r = nodes
+ *   that reach v (v included), S = Σ d(u, v). normalized: `closeness_centrality(G, distance=weight,
+ *   wf_improved=True)` = (r−1)/S · (r−1)/(n−1); not normalized: 1/S. Both 0 when S = 0 (NetworkX's
+ *   guard), so isolates get 0. `kPercent` < 100: only the largest weakly connected component (first of
+ *   equal size in node order) is scored; K = round(kPercent/100·|C|) (at least 1) pivots drawn as for
+ *   betweenness run forward searches; for v, with c_v pivots ≠ v reaching v at total distance s_v and
+ *   f = (|C|−1)/(K − [v is a pivot]): S ≈ f·s_v, r−1 ≈ f·c_v (undirected: r−1 = |C|−1 exactly and a
+ *   pivot's own sum is exact). Eppstein & Wang 2004 estimator. Directed: a pivot with no other pivot is
+ *   not scored.
+ * - `Harmonic Centrality`: `harmonic_centrality(G)`, Σ_{u≠v} 1/d(u, v) (incoming, unweighted, direction of
+ *   the network, no parameters).
+ * - `Load Centrality`: `load_centrality(G, normalized, weight)` (Newman's load; NetworkX
+ *   `_node_betweenness`, including its quirk that nodes adjacent to the source on a shortest path pass
+ *   nothing on); normalized ×1/((n−1)(n−2)) when n > 2, otherwise unscaled. Network's direction.
+ * - `Current Flow Closeness Centrality`: `current_flow_closeness_centrality(G, weight)` on each connected
+ *   component with ≥ 2 nodes of the undirected graph (always converted); isolates are not scored.
+ * - network `diameter`: NetworkX `diameter` of the largest connected component (first of equal size in
+ *   node order) of the undirected unweighted graph; 0 for an empty graph.
+ * - network `avgShortestPathLength`: mean of d(u, v) over ordered pairs u ≠ v with v reachable from u,
+ *   directed paths on directed networks, unweighted; 0 when no pair is reachable.
+ *
+ * Deviations: with zero-weight edges NetworkX's Dijkstra-based results depend on its heap order; we count
+ * only DAG arcs from earlier- to later-settled nodes (and current flow ignores zero-weight edges, which
+ * carry no current: nodes joined only by them form separate components). Sampled sources/pivots use our
+ * PRNG, so sampled values differ from NetworkX's for the same k (same expectation).
+ *
+ * References: NetworkX `betweenness_centrality`, `closeness_centrality`, `harmonic_centrality`,
+ * `load_centrality`, `current_flow_closeness_centrality`, `diameter`, `average_shortest_path_length`.
+ * Brandes 2001 doi:10.1080/0022250X.2001.9990249; Brandes 2008 doi:10.1016/j.socnet.2007.11.001;
+ * Brandes & Pich 2007 doi:10.1142/S0218127407018403 (sampling); Wasserman & Faust 1994 (wf_improved);
+ * Boldi & Vigna 2014 doi:10.1080/15427951.2013.865686 (harmonic); Newman 2001 doi:10.1103/PhysRevE.64.016132
+ * and Goh et al. 2001 doi:10.1103/PhysRevLett.87.278701 (load); Brandes & Fleischer 2005
+ * doi:10.1007/978-3-540-31856-9_44 (current flow); Eppstein & Wang 2004 doi:10.7155/jgaa.00081.
+ */
+import { Type } from 'typebox';
+import { buildGraph, weightAttribute } from '../graph/build.ts';
+import type { Graph } from '../graph/csr.ts';
+import type { NodeMetric, NetworkMetric, MetricContext } from './types.ts';
+import { metricEdgeWeightsParam, directedParam, normalizedParam, kPercentParam, seedParam } from './params.ts';
+import { allNodes, bfsDistanceSums, dijkstraDistanceSums, pivotDistanceSums, weakComponents, type DistanceSums } from '../kernels/sssp.ts';
+import { brandes, load } from '../kernels/brandes.ts';
+import { currentFlowClosenessAll } from '../kernels/current-flow.ts';
+import { createRng } from '../kernels/random.ts';
+
+interface SampledParams {
+  directed: boolean;
+  kPercent: number;
+  metricEdgeWeights?: boolean | string;
+  normalized: boolean;
+  seed?: number;
+}
+interface LoadParams {
+  metricEdgeWeights?: boolean | string;
+  normalized: boolean;
+}
+interface WeightOnlyParams {
+  metricEdgeWeights?: boolean | string;
+}
+
+const sampledParams = Type.Object(
+  {
+    directed: directedParam,
+    kPercent: kPercentParam,
+    metricEdgeWeights: metricEdgeWeightsParam,
+    normalized: normalizedParam,
+    seed: seedParam,
+  },
+  { additionalProperties: false },
+);
+const noParams = Type.Object({}, { additionalProperties: false });
+
+/** Python's round(): half to even. */
+export function pyRound(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  if (d > 0.5) return f + 1;
+  if (d < 0.5) return f;
+  return f % 2 === 0 ? f : f + 1;
+}
+
+/** k distinct values drawn uniformly from `pool` (partial Fisher–Yates, seeded), sorted ascending. */
+export function sampleSources(pool: Int32Array, k: number, seed: number): Int32Array {
+  const a = Int32Array.from(pool);
+  const rng = createRng(seed);
+  const kk = Math.min(k, a.length);
+  for (let i = 0; i < kk; i++) {
+    const j = i + rng.int(a.length - i);
+    const t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+  return a.slice(0, kk).sort();
+}
+
+function pathGraph(ctx: MetricContext<{ directed?: boolean; metricEdgeWeights?: boolean | string }>, directed: boolean, weighted: boolean): Graph {
+  const weight = weighted ? weightAttribute(ctx.params.metricEdgeWeights) : null;
+  return buildGraph(ctx.network, { directed, weight, selfLoops: false });
+}
+
+// ---------------------------------------------------------------- betweenness
+
+function runBetweenness(ctx: MetricContext<SampledParams>): Float64Array {
+  const p = ctx.params;
+  const g = pathGraph(ctx, ctx.networkDirected && p.directed, true);
+  const n = g.n;
+  const bc = new Float64Array(n);
+  let k = n;
+  if (p.kPercent < 100) k = Math.min(n, Math.max(1, pyRound((p.kPercent / 100) * n)));
+  if (k >= n) {
+    brandes(g, allNodes(n), bc, ctx.checkpoint);
+    if (n < 3) return bc;
+    const scale = p.normalized ? 1 / ((n - 1) * (n - 2)) : g.directed ? 1 : 0.5;
+    if (scale !== 1) for (let i = 0; i < n; i++) bc[i] *= scale;
+    return bc;
+  }
+  const sources = sampleSources(allNodes(n), k, ctx.seed);
+  brandes(g, sources, bc, ctx.checkpoint);
+  const N = n - 1;
+  if (N < 2) return bc;
+  let scaleSource: number;
+  let scaleOther: number;
+  if (p.normalized) {
+    scaleSource = k > 1 ? 1 / ((k - 1) * (N - 1)) : NaN;
+    scaleOther = 1 / (k * (N - 1));
+  } else {
+    const corr = g.directed ? 1 : 2;
+    scaleSource = k > 1 ? N / ((k - 1) * corr) : NaN;
+    scaleOther = N / (k * corr);
+  }
+  const isSource = new Uint8Array(n);
+  for (const s of sources) isSource[s] = 1;
+  for (let i = 0; i < n; i++) bc[i] *= isSource[i] ? scaleSource : scaleOther;
+  return bc;
+}
+
+export const betweennessCentrality: NodeMetric<SampledParams> = {
+  id: 'betweennessCentrality',
+  kind: 'node',
+  summary: 'Shortest-path betweenness (Brandes; NetworkX betweenness_centrality), exact or estimated from sampled sources.',
+  params: sampledParams,
+  randomized: true,
+  sampling: true,
+  attributes: ['Betweenness Centrality'],
+  run: (ctx) => ({ values: { 'Betweenness Centrality': runBetweenness(ctx) } }),
+};
+
+// ---------------------------------------------------------------- closeness
+
+function distanceSums(g: Graph, sources: Int32Array, reverse: boolean, out: DistanceSums, checkpoint: () => void): void {
+  if (g.weighted) dijkstraDistanceSums(g, sources, reverse, out, checkpoint);
+  else bfsDistanceSums(g, sources, reverse, out, checkpoint);
+}
+
+function runCloseness(ctx: MetricContext<SampledParams>): Float64Array {
+  const p = ctx.params;
+  const g = pathGraph(ctx, ctx.networkDirected && p.directed, true);
+  const n = g.n;
+  const res = new Float64Array(n);
+  if (p.kPercent >= 100) {
+    const sum = new Float64Array(n);
+    const reach = new Float64Array(n);
+    distanceSums(g, allNodes(n), true, { sum, reach }, ctx.checkpoint);
+    for (let v = 0; v < n; v++) res[v] = closenessValue(sum[v], reach[v] - 1, n, p.normalized);
+    return res;
+  }
+  res.fill(NaN);
+  if (n === 0) return res;
+  const { comp, sizes } = weakComponents(g);
+  let best = 0;
+  for (let c = 1; c < sizes.length; c++) if (sizes[c] > sizes[best]) best = c;
+  const C = sizes[best];
+  const members = new Int32Array(C);
+  for (let v = 0, i = 0; v < n; v++) if (comp[v] === best) members[i++] = v;
+  const K = Math.min(C, Math.max(1, pyRound((p.kPercent / 100) * C)));
+  const pivots = sampleSources(members, K, ctx.seed);
+  // forward searches from each pivot, one pivot at a time, accumulating per-target sums
+  const sumAt = new Float64Array(n);
+  const cntAt = new Float64Array(n);
+  const isPivot = new Uint8Array(n);
+  const own = new Float64Array(n);
+  pivotDistanceSums(g, pivots, sumAt, cntAt, own, ctx.checkpoint);
+  for (const s of pivots) isPivot[s] = 1;
+  for (const v of members) {
+    if (!g.directed && isPivot[v]) {
+      res[v] = closenessValue(own[v], C - 1, n, p.normalized);
+      continue;
+    }
+    const others = K - isPivot[v];
+    if (others === 0) continue; // directed, v the only pivot: nothing known
+    const f = (C - 1) / others;
+    const rMinus1 = g.directed ? cntAt[v] * f : C - 1;
+    res[v] = closenessValue(sumAt[v] * f, rMinus1, n, p.normalized);
+  }
+  return res;
+}
+
+function closenessValue(total: number, rMinus1: number, n: number, normalized: boolean): number {
+  if (!(total > 0) || n <= 1) return 0;
+  if (!normalized) return 1 / total;
+  return (rMinus1 / total) * (rMinus1 / (n - 1));
+}
+
+export const closenessCentrality: NodeMetric<SampledParams> = {
+  id: 'closenessCentrality',
+  kind: 'node',
+  summary: 'Closeness from incoming distances (NetworkX closeness_centrality, Wasserman–Faust normalisation), exact or pivot-sampled.',
+  params: sampledParams,
+  randomized: true,
+  sampling: true,
+  attributes: ['Closeness Centrality'],
+  run: (ctx) => ({ values: { 'Closeness Centrality': runCloseness(ctx) } }),
+};
+
+// ---------------------------------------------------------------- harmonic
+
+export const harmonicCentrality: NodeMetric<Record<string, never>> = {
+  id: 'harmonicCentrality',
+  kind: 'node',
+  summary: 'Sum of inverse (incoming, unweighted) distances from all other nodes (NetworkX harmonic_centrality).',
+  params: noParams,
+  attributes: ['Harmonic Centrality'],
+  run: (ctx) => {
+    const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: null, selfLoops: false });
+    const inv = new Float64Array(g.n);
+    bfsDistanceSums(g, allNodes(g.n), true, { inv }, ctx.checkpoint);
+    return { values: { 'Harmonic Centrality': inv } };
+  },
+};
+
+// ---------------------------------------------------------------- load
+
+export const loadCentrality: NodeMetric<LoadParams> = {
+  id: 'loadCentrality',
+  kind: 'node',
+  summary: 'Newman load centrality (NetworkX load_centrality): shortest-path flow split equally among predecessors.',
+  params: Type.Object({ metricEdgeWeights: metricEdgeWeightsParam, normalized: normalizedParam }, { additionalProperties: false }),
+  attributes: ['Load Centrality'],
+  run: (ctx) => {
+    const g = pathGraph(ctx, ctx.networkDirected, true);
+    const n = g.n;
+    const res = new Float64Array(n);
+    load(g, allNodes(n), res, ctx.checkpoint);
+    if (ctx.params.normalized && n > 2) {
+      const scale = 1 / ((n - 1) * (n - 2));
+      for (let i = 0; i < n; i++) res[i] *= scale;
+    }
+    return { values: { 'Load Centrality': res } };
+  },
+};
+
+// ---------------------------------------------------------------- current flow
+
+export const currentFlowClosenessCentrality: NodeMetric<WeightOnlyParams> = {
+  id: 'currentFlowClosenessCentrality',
+  kind: 'node',
+  summary: 'Information (current-flow closeness) centrality per connected component, undirected, weights as conductances.',
+  params: Type.Object({ metricEdgeWeights: metricEdgeWeightsParam }, { additionalProperties: false }),
+  attributes: ['Current Flow Closeness Centrality'],
+  run: (ctx) => {
+    const weight = weightAttribute(ctx.params.metricEdgeWeights);
+    const g = buildGraph(ctx.network, { directed: false, weight, selfLoops: false });
+    const res = new Float64Array(g.n);
+    currentFlowClosenessAll(g, res, ctx.checkpoint);
+    return { values: { 'Current Flow Closeness Centrality': res } };
+  },
+};
+
+// ---------------------------------------------------------------- network metrics
+
+/** Diameter of the largest connected component (first of equal size) of the undirected graph. */
+export function largestComponentDiameter(g: Graph, checkpoint?: () => void): number {
+  const n = g.n;
+  if (n === 0) return 0;
+  const { comp, sizes } = weakComponents(g);
+  let best = 0;
+  for (let c = 1; c < sizes.length; c++) if (sizes[c] > sizes[best]) best = c;
+  const members = new Int32Array(sizes[best]);
+  for (let v = 0, i = 0; v < n; v++) if (comp[v] === best) members[i++] = v;
+  const ecc = new Float64Array(n);
+  bfsDistanceSums(g, members, false, { ecc }, checkpoint);
+  let d = 0;
+  for (const v of members) if (ecc[v] > d) d = ecc[v];
+  return d;
+}
+
+export const diameter: NetworkMetric<Record<string, never>> = {
+  id: 'diameter',
+  kind: 'network',
+  summary: 'Longest shortest path (hops) in the largest connected component; directed networks converted to undirected.',
+  params: noParams,
+  run: (ctx) => {
+    const g = buildGraph(ctx.network, { directed: false, weight: null, selfLoops: false });
+    return largestComponentDiameter(g, ctx.checkpoint);
+  },
+};
+
+export const avgShortestPathLength: NetworkMetric<Record<string, never>> = {
+  id: 'avgShortestPathLength',
+  kind: 'network',
+  summary: 'Mean shortest-path length (hops) over ordered node pairs with a path; unreachable pairs excluded.',
+  params: noParams,
+  run: (ctx) => {
+    const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: null, selfLoops: false });
+    const n = g.n;
+    const sum = new Float64Array(n);
+    const reach = new Float64Array(n);
+    bfsDistanceSums(g, allNodes(n), false, { sum, reach }, ctx.checkpoint);
+    let total = 0;
+    let pairs = 0;
+    for (let v = 0; v < n; v++) {
+      total += sum[v];
+      pairs += reach[v] - 1;
+    }
+    return pairs > 0 ? total / pairs : 0;
+  },
+};
