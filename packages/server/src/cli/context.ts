@@ -1,0 +1,45 @@
+/** What every CLI command gets: the configuration, a database opener and JSON output. */
+import type { Command } from 'commander';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import { openDatabase } from '../store/db.ts';
+import { migrate } from '../store/migrations/index.ts';
+import type { Database } from '../store/schema.ts';
+
+export interface CliContext {
+  config: Config;
+  /**
+   * Opens the database (migrating it first, so a fresh data dir works; safe while the server runs),
+   * runs `fn`, closes, and prints its result as JSON on stdout.
+   */
+  run<T>(fn: (db: Kysely<Database>) => Promise<T>, opts?: { migrate?: boolean }): Promise<void>;
+  print(value: unknown): void;
+}
+
+/** A top-level command group: one file, registered in commands/index.ts. */
+export interface CliCommand {
+  name: string;
+  register(program: Command, ctx: CliContext): void;
+}
+
+export function createContext(config: Config, out: (s: string) => void = (s) => process.stdout.write(s)): CliContext {
+  const print = (value: unknown) => out(JSON.stringify(value, null, 2) + '\n');
+  return {
+    config,
+    print,
+    async run(fn, opts = {}) {
+      const handle = await openDatabase(config);
+      try {
+        if (opts.migrate !== false) await migrate(handle.db);
+        print(await fn(handle.db));
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
+/** Comma list option parser. */
+export function list(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
