@@ -71,7 +71,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const app = Fastify({
     logger: deps.logger === undefined ? loggerOptions(config) : deps.logger,
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'requestId',
     bodyLimit: config.limits.maxInflatedBytes,
     forceCloseConnections: false,
     return503OnClosing: true,
@@ -95,10 +94,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
 
   registerProblemHandler(app);
+  app.removeContentTypeParser('text/plain');
   registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes });
   registerAuth(app, database.db, config.publicUrl);
   await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis });
-  await app.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024, brotliOptions: { params: { 1: 4 } }, zlibOptions: { level: 5 } });
+  await app.register(compress, { globalCompression: true, globalDecompression: false, encodings: ['br', 'gzip', 'deflate'], threshold: 1024, brotliOptions: { params: { 1: 4 } }, zlibOptions: { level: 5 } });
 
   await app.register(swagger, {
     openapi: {

@@ -8,7 +8,7 @@
  * @fastify/compress handles responses; its request decoding does not know raw deflate nor a compressed
  * size limit, hence this small hook.
  */
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { HttpProblem } from './error-codes.ts';
@@ -27,33 +27,6 @@ function isZlibHeader(b0: number, b1: number): boolean {
   return (b0 & 0x0f) === 8 && (b0 >> 4) <= 7 && ((b0 << 8) | b1) % 31 === 0;
 }
 
-async function firstChunk(stream: Readable): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const onReadable = () => {
-      const chunk = stream.read() as Buffer | null;
-      if (chunk === null) return; // wait for more
-      cleanup();
-      resolve(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(null);
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    const cleanup = () => {
-      stream.off('readable', onReadable);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-    };
-    stream.on('readable', onReadable);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
-  });
-}
-
 export function registerDecompression(app: FastifyInstance, opts: DecompressOptions): void {
   const maxRatio = opts.maxRatio ?? 200;
   const ratioAfter = opts.ratioAfterBytes ?? 16 * 1024 * 1024;
@@ -64,19 +37,16 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
       throw new HttpProblem('PAYLOAD_TOO_LARGE', `request body of ${declared} bytes is over the limit of ${opts.maxBodyBytes} bytes`);
     }
     if (raw === 'identity' || raw === '') return payload;
-    let decoder: zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress;
-    if (raw === 'gzip' || raw === 'x-gzip') decoder = zlib.createGunzip();
-    else if (raw === 'br') decoder = zlib.createBrotliDecompress();
-    else if (raw === 'deflate') {
-      const head = await firstChunk(payload);
-      if (head === null) return payload;
-      payload.unshift(head);
-      decoder = head.length >= 2 && isZlibHeader(head[0], head[1]) ? zlib.createInflate() : zlib.createInflateRaw();
-    } else {
-      throw new HttpProblem('UNSUPPORTED_ENCODING', `Content-Encoding ${JSON.stringify(raw)} is not supported; use gzip, deflate or br`);
-    }
+    const known = raw === 'gzip' || raw === 'x-gzip' || raw === 'br' || raw === 'deflate';
+    if (!known) throw new HttpProblem('UNSUPPORTED_ENCODING', `Content-Encoding ${JSON.stringify(raw)} is not supported; use gzip, deflate or br`);
+    const makeDecoder = (head: Buffer) => {
+      if (raw === 'br') return zlib.createBrotliDecompress();
+      if (raw === 'deflate') return head.length >= 2 && isZlibHeader(head[0], head[1]) ? zlib.createInflate() : zlib.createInflateRaw();
+      return zlib.createGunzip();
+    };
     let encoded = 0;
     let inflated = 0;
+    let decoder: zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress | null = null;
     const out = new Transform({
       transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
         inflated += chunk.length;
@@ -92,23 +62,36 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
       },
     }) as Counted;
     out.receivedEncodedLength = 0;
+    const fail = (err: Error) => {
+      payload.removeAllListeners('data');
+      payload.resume(); // drain the socket so the answer can be written
+      decoder?.destroy();
+      if (!out.destroyed) out.destroy(err);
+    };
+    out.on('error', () => fail(new Error('aborted')));
+    const start = (head: Buffer) => {
+      decoder = makeDecoder(head);
+      decoder.on('error', (err) => {
+        fail(new HttpProblem('INVALID_ARGS', `request body could not be decoded as ${raw}: ${err.message}`, { errors: [{ path: '', message: `invalid ${raw} data` }] }));
+      });
+      decoder.on('drain', () => payload.resume());
+      decoder.pipe(out);
+    };
     payload.on('data', (chunk: Buffer) => {
       encoded += chunk.length;
       out.receivedEncodedLength = encoded;
       if (encoded > opts.maxBodyBytes) {
-        payload.destroy();
-        out.destroy(new HttpProblem('PAYLOAD_TOO_LARGE', `compressed request body is over the limit of ${opts.maxBodyBytes} bytes`));
+        fail(new HttpProblem('PAYLOAD_TOO_LARGE', `compressed request body is over the limit of ${opts.maxBodyBytes} bytes`));
+        return;
       }
+      if (!decoder) start(chunk);
+      if (decoder && !decoder.write(chunk)) payload.pause();
     });
-    decoder.on('error', (err) => {
-      out.destroy(new HttpProblem('INVALID_ARGS', `request body could not be decoded as ${raw}: ${err.message}`, { errors: [{ path: '', message: `invalid ${raw} data` }] }));
+    payload.on('end', () => {
+      if (!decoder) start(Buffer.alloc(0));
+      decoder?.end();
     });
-    out.on('error', () => {
-      decoder.destroy();
-      payload.unpipe(decoder);
-      payload.resume(); // drain the socket so the 413 can be written
-    });
-    payload.pipe(decoder).pipe(out);
+    payload.on('error', (err) => fail(err));
     return out;
   });
 }

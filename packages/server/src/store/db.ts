@@ -1,5 +1,5 @@
 /**
- * Opening the database: SQLite (better-sqlite3, default) or PostgreSQL (`pg`, when `databaseUrl` is set).
+ * Opening the database: SQLite (Node 24's built-in `node:sqlite`, default) or PostgreSQL (`pg`, when `databaseUrl` is set).
  * Every difference between the two databases lives in this file (connection setup, transaction start,
  * the binary column type, integer parsing); the rest of the store is dialect-neutral Kysely.
  *
@@ -16,6 +16,7 @@
  * to a JS number (all our values are far below 2^53).
  */
 import { mkdirSync } from 'node:fs';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import {
@@ -52,11 +53,7 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-/* The drivers are CommonJS packages without bundled types; these are the parts we use. */
-interface BetterSqliteDatabase extends SqliteDatabase {
-  pragma(source: string, options?: { simple?: boolean }): unknown;
-}
-type BetterSqliteCtor = new (file: string, options?: { timeout?: number }) => BetterSqliteDatabase;
+/* pg is a CommonJS package without bundled types; these are the parts we use. */
 interface PgPool extends PostgresPool {
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
   on(event: 'error', listener: (err: Error) => void): void;
@@ -99,14 +96,32 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Kysely prepares every query; cache the prepared statements (the query texts are a small fixed set). */
-function withStatementCache(raw: BetterSqliteDatabase, max = 500): SqliteDatabase {
+/**
+ * Adapts `node:sqlite` to Kysely's SqliteDatabase interface (the better-sqlite3 shape): positional
+ * parameters are spread, `reader` tells whether the statement returns rows. Prepared statements are
+ * cached by SQL text (Kysely's query texts are a small fixed set). node:sqlite is used instead of
+ * better-sqlite3 because better-sqlite3 12 aborts the process on Node 24 when a finalized statement is
+ * garbage-collected (node::RemoveEnvironmentCleanupHook assertion), and it needs no native build.
+ */
+function adaptNodeSqlite(raw: DatabaseSync, max = 500): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
+  const wrap = (stmt: StatementSync): SqliteStatement => {
+    const reader = stmt.columns().length > 0;
+    return {
+      reader,
+      all: (params: ReadonlyArray<unknown>) => stmt.all(...(params as SQLInputValue[])) as unknown[],
+      run: (params: ReadonlyArray<unknown>) => {
+        const r = stmt.run(...(params as SQLInputValue[]));
+        return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+      },
+      iterate: (params: ReadonlyArray<unknown>) => stmt.iterate(...(params as SQLInputValue[])) as IterableIterator<unknown>,
+    };
+  };
   return {
     prepare(sqlText: string): SqliteStatement {
       let stmt = cache.get(sqlText);
       if (!stmt) {
-        stmt = raw.prepare(sqlText);
+        stmt = wrap(raw.prepare(sqlText));
         if (cache.size >= max) cache.delete(cache.keys().next().value as string);
         cache.set(sqlText, stmt);
       }
@@ -114,7 +129,7 @@ function withStatementCache(raw: BetterSqliteDatabase, max = 500): SqliteDatabas
     },
     close(): void {
       cache.clear();
-      raw.close();
+      if (raw.isOpen) raw.close();
     },
   };
 }
@@ -137,16 +152,15 @@ export function sqliteFile(dataDir: string): string {
 
 function openSqlite(dataDir: string, options: OpenOptions): DatabaseHandle {
   mkdirSync(dataDir, { recursive: true });
-  const BetterSqlite = require('better-sqlite3') as BetterSqliteCtor;
   const busy = options.busyTimeoutMs ?? 10_000;
-  const raw = new BetterSqlite(sqliteFile(dataDir), { timeout: busy });
+  const raw = new DatabaseSync(sqliteFile(dataDir), { timeout: busy });
   const syncEnv = (process.env.NETLOOM_SQLITE_SYNCHRONOUS || '').toUpperCase();
   const synchronous = options.sqliteSynchronous ?? (syncEnv === 'FULL' ? 'FULL' : 'NORMAL');
-  raw.pragma(`busy_timeout = ${Math.floor(busy)}`);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma(`synchronous = ${synchronous}`);
-  raw.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
+  raw.exec(`PRAGMA busy_timeout = ${Math.floor(busy)}`);
+  raw.exec('PRAGMA journal_mode = WAL');
+  raw.exec(`PRAGMA synchronous = ${synchronous}`);
+  raw.exec('PRAGMA foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: adaptNodeSqlite(raw) }) });
   let closed = false;
   return {
     db,
@@ -155,11 +169,7 @@ function openSqlite(dataDir: string, options: OpenOptions): DatabaseHandle {
       if (closed) return;
       closed = true;
       await db.destroy(); // closes the file if Kysely initialised it
-      try {
-        raw.close(); // no-op when already closed
-      } catch {
-        /* already closed */
-      }
+      if (raw.isOpen) raw.close();
     },
   };
 }
@@ -213,7 +223,10 @@ async function openPostgres(url: string, schema: string | null, options: OpenOpt
 /** True for a unique/primary-key violation on either database. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  if (code === '23505') return true;
+  // node:sqlite: code ERR_SQLITE_ERROR with the extended result code in `errcode`
+  const errcode = (err as { errcode?: unknown } | null)?.errcode;
+  return errcode === 2067 /* SQLITE_CONSTRAINT_UNIQUE */ || errcode === 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */;
 }
 
 /** Current time as stored (ISO 8601 UTC, millisecond precision). */

@@ -24,8 +24,8 @@ export interface MigrateResult {
 }
 
 function isBusy(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code ?? '';
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  const errcode = (err as { errcode?: number } | null)?.errcode;
+  return typeof errcode === 'number' && (errcode & 0xff) === 5; // SQLITE_BUSY and its extended codes
 }
 
 /** Brings the schema to the latest version. Throws on failure (with the failing migration named). */

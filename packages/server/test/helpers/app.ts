@@ -1,0 +1,106 @@
+/**
+ * Test harness: a real app (buildApp) on a fresh database — SQLite in a temp dir, or PostgreSQL in a
+ * schema of its own (dropped at close) — plus factories for users, organizations and credentials.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { buildApp } from '../../src/app.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/store/db.ts';
+import { migrate } from '../../src/store/migrations/index.ts';
+import { createUser, createOrganization, addMember } from '../../src/domain/identity.ts';
+import { createToken, createBasicKey } from '../../src/domain/credentials.ts';
+import type { OrgRole, Plan } from '../../src/store/schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export const PG_URL = process.env.NETLOOM_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const DIALECTS: Dialect[] = process.env.NETLOOM_TEST_DIALECTS ? (process.env.NETLOOM_TEST_DIALECTS.split(',') as Dialect[]) : ['sqlite', 'postgres'];
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  close(): Promise<void>;
+  user(opts?: { plan?: Plan; email?: string; name?: string; status?: 'active' | 'suspended' | 'unverified' }): Promise<{ id: string; email: string; name: string }>;
+  token(userId: string, opts?: { scopes?: string[]; orgId?: string }): Promise<string>;
+  keys(userId: string, opts?: { scopes?: string[] }): Promise<{ publicKey: string; privateKey: string }>;
+  org(ownerId: string, opts?: { plan?: Plan; name?: string }): Promise<{ id: string }>;
+  member(orgId: string, userId: string, role: OrgRole): Promise<void>;
+}
+
+let counter = 0;
+
+export async function testApp(dialect: Dialect = 'sqlite', env: Record<string, string> = {}, deps: { now?: () => number } = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'netloom-test-'));
+  const schema = dialect === 'postgres' ? `t_${process.pid}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}` : undefined;
+  const config = loadConfig({
+    NETLOOM_DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL, NETLOOM_DB_SCHEMA: schema } : {}),
+    ...env,
+  });
+  const database = await openDatabase(config);
+  await migrate(database.db);
+  const app = await buildApp(config, { database, logger: process.env.NETLOOM_TEST_LOG ? undefined : false, now: deps.now });
+  await app.ready();
+  const t: TestApp = {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      if (schema) await sql.raw(`drop schema if exists "${schema}" cascade`).execute(database.db);
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async user(opts = {}) {
+      counter++;
+      const u = await createUser(database.db, {
+        email: opts.email ?? `user${counter}-${randomBytes(3).toString('hex')}@example.com`,
+        name: opts.name ?? `User ${counter}`,
+        plan: opts.plan ?? 'enterprise',
+        password: 'correct horse battery staple',
+        status: opts.status,
+      });
+      return { id: u.id, email: u.email, name: u.name };
+    },
+    async token(userId, opts = {}) {
+      const r = await createToken(database.db, { userId, orgId: opts.orgId ?? null, scopes: opts.scopes ?? null });
+      return r.token;
+    },
+    async keys(userId, opts = {}) {
+      const r = await createBasicKey(database.db, { userId, scopes: opts.scopes ?? null });
+      return { publicKey: r.publicKey, privateKey: r.privateKey };
+    },
+    async org(ownerId, opts = {}) {
+      counter++;
+      const o = await createOrganization(database.db, { name: opts.name ?? `Org ${counter}`, plan: opts.plan ?? 'enterprise', ownerUserId: ownerId });
+      return { id: o.org.id };
+    },
+    async member(orgId, userId, role) {
+      await addMember(database.db, { orgId, userId, role });
+    },
+  };
+  return t;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+export const basic = (k: { publicKey: string; privateKey: string }) => ({ authorization: `Basic ${Buffer.from(`${k.publicKey}:${k.privateKey}`).toString('base64')}` });
+
+export function smallNetwork(): { nodes: { id: string | number; attributes?: Record<string, string | number> }[]; edges: { id: string | number; source: string | number; target: string | number; attributes?: Record<string, string | number> }[] } {
+  return {
+    nodes: [
+      { id: 'a', attributes: { name: 'Ana', team: 'Sales', age: 31 } },
+      { id: 'b', attributes: { name: 'Ben', team: 'Eng' } },
+      { id: 3, attributes: { name: 'Cho' } },
+    ],
+    edges: [
+      { id: 1, source: 'a', target: 'b', attributes: { weight: 2 } },
+      { id: 'e2', source: 'b', target: 3 },
+    ],
+  };
+}
