@@ -1,0 +1,106 @@
+/**
+ * constraint, effectiveSize, efficiency — Burt's structural holes.
+ *
+ * Definition: NetworkX 3.6 `constraint(G, weight)` and `effective_size(G, weight)` for all nodes (its
+ * sparse-matrix implementation, which is what NetworkX runs when scipy is present), on the graph of
+ * DECISIONS.md §4.1 in the network's own direction, self-loops kept, weights as strengths (1 without
+ * `metricEdgeWeights`). With the mutual weights M = A + Aᵀ (on a DiGraph a_uv + a_vu: in and out ties
+ * both count), p_uv = M_uv / Σ_w M_uw and m_uv = M_uv / max_w M_uw:
+ *   `Constraint`(u)     = Σ_{v: p_uv>0} (p_uv + Σ_w p_uw p_wv)²
+ *   `Effective Size`(u) = Σ_{v: p_uv>0} (1 − Σ_w p_uw m_vw)
+ *   `Efficiency`(u)     = Effective Size(u) / deg(u), deg = NetworkX `G.degree(u)` (unweighted; in + out
+ *                         on directed graphs; a self-loop counts twice), as in NetworkX's documentation.
+ * Nodes NetworkX scores NaN (isolated nodes, and per its own tests some nodes with only a self-loop) are
+ * absent. Self-loops enter the sums exactly as in NetworkX's matrix products (they are not dropped).
+ * References: Burt (1992), Structural Holes, Harvard UP; Borgatti (1997), Connections 20(1):35–38;
+ * NetworkX `networkx.algorithms.structuralholes`.
+ */
+import { Type } from 'typebox';
+import { buildGraph, weightAttribute } from '../graph/build.ts';
+import type { Graph } from '../graph/csr.ts';
+import type { NodeMetric, MetricContext } from './types.ts';
+import { metricEdgeWeightsParam } from './params.ts';
+import { structuralHoles } from '../kernels/structural-holes.ts';
+
+const params = Type.Object({ metricEdgeWeights: metricEdgeWeightsParam }, { additionalProperties: false });
+interface Params {
+  metricEdgeWeights?: boolean | string;
+}
+
+/** M = A + Aᵀ as a symmetric CSR: the merge of each node's out-row and in-row, weights added. */
+export function mutualWeights(g: Graph): { off: Int32Array; adj: Int32Array; M: Float64Array } {
+  const n = g.n;
+  if (!g.directed) {
+    const M = new Float64Array(g.outW.length);
+    for (let p = 0; p < M.length; p++) M[p] = 2 * g.outW[p];
+    return { off: g.outOff, adj: g.outAdj, M };
+  }
+  const off = new Int32Array(n + 1);
+  for (let u = 0; u < n; u++) {
+    let a = g.outOff[u];
+    const ae = g.outOff[u + 1];
+    let b = g.inOff[u];
+    const be = g.inOff[u + 1];
+    let c = 0;
+    while (a < ae || b < be) {
+      if (b >= be || (a < ae && g.outAdj[a] < g.inAdj[b])) a++;
+      else if (a >= ae || g.inAdj[b] < g.outAdj[a]) b++;
+      else {
+        a++;
+        b++;
+      }
+      c++;
+    }
+    off[u + 1] = off[u] + c;
+  }
+  const adj = new Int32Array(off[n]);
+  const M = new Float64Array(off[n]);
+  for (let u = 0; u < n; u++) {
+    let a = g.outOff[u];
+    const ae = g.outOff[u + 1];
+    let b = g.inOff[u];
+    const be = g.inOff[u + 1];
+    let q = off[u];
+    while (a < ae || b < be) {
+      if (b >= be || (a < ae && g.outAdj[a] < g.inAdj[b])) {
+        adj[q] = g.outAdj[a];
+        M[q++] = g.outW[a++];
+      } else if (a >= ae || g.inAdj[b] < g.outAdj[a]) {
+        adj[q] = g.inAdj[b];
+        M[q++] = g.inW[b++];
+      } else {
+        adj[q] = g.outAdj[a];
+        M[q++] = g.outW[a++] + g.inW[b++];
+      }
+    }
+  }
+  return { off, adj, M };
+}
+
+function compute(ctx: MetricContext<Params>, which: 'constraint' | 'esize' | 'efficiency'): Float64Array {
+  const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: weightAttribute(ctx.params.metricEdgeWeights) });
+  const { off, adj, M } = mutualWeights(g);
+  const out = new Float64Array(g.n);
+  if (which === 'constraint') {
+    structuralHoles(g.n, off, adj, M, out, null, ctx.checkpoint);
+    return out;
+  }
+  structuralHoles(g.n, off, adj, M, null, out, ctx.checkpoint);
+  if (which === 'efficiency') {
+    for (let u = 0; u < g.n; u++) {
+      let deg = 0;
+      if (g.directed) deg = g.outOff[u + 1] - g.outOff[u] + (g.inOff[u + 1] - g.inOff[u]);
+      else for (let p = g.outOff[u]; p < g.outOff[u + 1]; p++) deg += g.outAdj[p] === u ? 2 : 1;
+      out[u] = out[u] / deg;
+    }
+  }
+  return out;
+}
+
+function shMetric(id: string, attribute: string, which: 'constraint' | 'esize' | 'efficiency', summary: string): NodeMetric<Params> {
+  return { id, kind: 'node', summary, params, attributes: [attribute], run: (ctx) => ({ values: { [attribute]: compute(ctx, which) } }) };
+}
+
+export const constraint = shMetric('constraint', 'Constraint', 'constraint', "Burt's constraint (structural holes).");
+export const effectiveSize = shMetric('effectiveSize', 'Effective Size', 'esize', "Burt's effective size of the ego network (structural holes).");
+export const efficiency = shMetric('efficiency', 'Efficiency', 'efficiency', 'Effective size divided by total degree.');
