@@ -7,6 +7,13 @@ import { inDegree, outDegree, totalDegree } from './degree.ts';
 // --- paths (betweenness, closeness, harmonic, load, current flow, diameter, avg path length) ---
 import { betweennessCentrality, closenessCentrality, harmonicCentrality, loadCentrality, currentFlowClosenessCentrality, diameter, avgShortestPathLength } from './paths.ts';
 // --- spectral & local (eigenvector, katz, HITS, pageRank, clustering, constraint, ...) ---
+import { eigenvectorCentrality, katzCentrality, HITS, pageRank } from './spectral.ts';
+import { clustering } from './clustering.ts';
+import { constraint, effectiveSize, efficiency } from './structural-holes.ts';
+import { averageNeighborDegree } from './neighbor-degree.ts';
+import { coreNumber } from './core.ts';
+import { connectedComponents, kCliqueCommunities } from './components.ts';
+import { modularity } from './modularity.ts';
 // --- communities & Polinode-specific metrics ---
 
 const all: AnyMetric[] = [
@@ -22,6 +29,19 @@ const all: AnyMetric[] = [
   diameter,
   avgShortestPathLength,
   // --- spectral & local ---
+  eigenvectorCentrality,
+  katzCentrality,
+  HITS,
+  pageRank,
+  clustering,
+  constraint,
+  effectiveSize,
+  efficiency,
+  averageNeighborDegree,
+  coreNumber,
+  connectedComponents,
+  kCliqueCommunities,
+  modularity,
   // --- communities & extras ---
 ];
 
