@@ -72,7 +72,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     logger: deps.logger === undefined ? loggerOptions(config) : deps.logger,
     genReqId: () => randomUUID(),
     bodyLimit: config.limits.maxInflatedBytes,
-    forceCloseConnections: false,
+    forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true } },
@@ -91,6 +91,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // During a graceful shutdown, answers to in-flight requests close their keep-alive connection so the
+  // server can stop as soon as the last one is written.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
 
   registerProblemHandler(app);

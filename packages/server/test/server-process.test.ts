@@ -1,0 +1,93 @@
+// The real service as a process (what `npm start` runs): first-run owner bootstrap printed once,
+// structured logs that never contain tokens, and graceful shutdown on SIGTERM that finishes in-flight
+// requests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
+
+function start(dataDir: string, port: number): { child: ChildProcess; out: () => string } {
+  let out = '';
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NETLOOM_DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return { child, out: () => out };
+}
+
+async function waitFor(fn: () => Promise<boolean> | boolean, ms = 15000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if (await fn()) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out waiting');
+}
+
+test('first start prints the owner once; logs hold no secrets; SIGTERM finishes in-flight requests', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'netloom-proc-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const s1 = start(dir, port);
+    await waitFor(async () => (await fetch(`${base}/healthz`)).ok);
+    const printed = s1.out();
+    const token = /API token \(full access\): (nl_\S+)/.exec(printed)?.[1];
+    assert.ok(token, `owner token printed:\n${printed}`);
+    assert.match(printed, /password: \S{12,}/);
+
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/api/v2/networks`, { method: 'POST', headers, body: JSON.stringify({ name: 'secret-name-xyz', networkJSON: { nodes: [{ id: 'secret-node-id' }] } }) });
+    assert.equal(created.status, 200);
+    const id = (await created.json())._id as string;
+    const gz = await fetch(`${base}/api/v2/networks/${id}`, { headers: { ...headers, 'accept-encoding': 'gzip' } });
+    assert.equal(gz.status, 200);
+    assert.equal((await gz.json()).networkJSON.nodes[0].id, 'secret-node-id');
+    const bad = await fetch(`${base}/api/v2/networks`, { headers: { authorization: 'Bearer nl_wrongtokenvalue' } });
+    assert.equal(bad.status, 401);
+
+    // a large upload in flight when SIGTERM arrives still completes
+    const nodes = Array.from({ length: 100_000 }, (_, i) => ({ id: i, attributes: { name: `n${i}` } }));
+    const body = gzipSync(JSON.stringify({ name: 'inflight', networkJSON: { nodes } }));
+    const inflight = fetch(`${base}/api/v2/networks`, { method: 'POST', headers: { ...headers, 'content-encoding': 'gzip' }, body });
+    await new Promise((r) => setTimeout(r, 30));
+    s1.child.kill('SIGTERM');
+    const res = await inflight;
+    assert.equal(res.status, 200);
+    const code = await new Promise<number | null>((r) => s1.child.on('exit', (c) => r(c)));
+    assert.equal(code, 0, s1.out().split("\n").slice(-8).join("\n"));
+
+    const logs = s1.out().split('\n').filter((l) => l.startsWith('{'));
+    assert.ok(logs.length > 3, 'JSON logs were written');
+    for (const line of logs) {
+      assert.ok(!line.includes(token), 'no token in logs');
+      assert.ok(!line.includes('nl_wrongtokenvalue'), 'no presented token in logs');
+      assert.ok(!line.includes('secret-node-id') && !line.includes('secret-name-xyz'), 'no network content in logs');
+      const rec = JSON.parse(line);
+      assert.ok(rec.level && rec.time);
+    }
+    assert.ok(logs.some((l) => JSON.parse(l).reqId), 'request ids in logs');
+
+    // second start on the same data: no new owner printed, data still there
+    const s2 = start(dir, port);
+    await waitFor(async () => (await fetch(`${base}/healthz`)).ok);
+    assert.doesNotMatch(s2.out(), /API token/);
+    const list = await fetch(`${base}/api/v2/networks`, { headers });
+    assert.equal((await list.json()).length, 2);
+    s2.child.kill('SIGTERM');
+    await new Promise((r) => s2.child.on('exit', r));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
