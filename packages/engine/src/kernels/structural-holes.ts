@@ -3,9 +3,13 @@
  * matrix path in `networkx.algorithms.structuralholes`), on the mutual-weight matrix M = A + Aᵀ given
  * as a symmetric CSR (self-loops included, M_uu = 2·w_uu):
  *
- *   s_u = Σ_v M_uv,  p_uv = M_uv / s_u,  m_uv = M_uv / max_v' M_uv'
+ *   s_u = Σ_v M_uv,  p_uv = M_uv / s_u,  m_vw = M_vw / max_x M_wx
  *   constraint(u)     = Σ_{v: p_uv > 0} (p_uv + Σ_w p_uw p_wv)²           NaN when s_u − 2·p_uu = 0
  *   effectiveSize(u)  = Σ_{v: p_uv > 0} (1 − Σ_w p_uw m_vw)                NaN when Σ_v p_uv − p_uu = 0
+ *
+ * Note m: NetworkX divides the mutual-weight matrix by `M.max(axis=1).toarray()`, a 1-D array that
+ * broadcasts over columns, so entry (v,w) is scaled by the largest tie of w (not of v, as in Burt's
+ * text). We reproduce that; it only matters when weights differ or on directed graphs.
  *
  * (The sums over w and v include u itself when u has a self-loop, exactly as the matrix products do;
  * the "isolated" tests are NetworkX's own expressions.)
@@ -41,7 +45,7 @@ export function structuralHoles(
   }
   const stamp = new Int32Array(n).fill(-1);
   const accC = new Float64Array(n); // Σ_w p_uw p_wv
-  const accE = new Float64Array(n); // Σ_w p_uw M_wv (divided by max_v later)
+  const accE = new Float64Array(n); // Σ_w p_uw M_wv / max(row w)
   for (let u = 0; u < n; u++) {
     const a = off[u];
     const b = off[u + 1];
@@ -61,11 +65,12 @@ export function structuralHoles(
       const w = adj[p];
       const puw = M[p] / su;
       const cw = puw / s[w];
+      const ew = puw / rmax[w];
       for (let q = off[w], e = off[w + 1]; q < e; q++) {
         const v = adj[q];
         if (stamp[v] === u) {
           accC[v] += cw * M[q];
-          accE[v] += puw * M[q];
+          accE[v] += ew * M[q];
         }
       }
     }
@@ -91,7 +96,7 @@ export function structuralHoles(
         let es = 0;
         for (let p = a; p < b; p++) {
           const v = adj[p];
-          if (M[p] / su > 0) es += 1 - accE[v] / rmax[v];
+          if (M[p] / su > 0) es += 1 - accE[v];
         }
         esizeOut[u] = es;
       }

@@ -5,7 +5,9 @@
  * sparse-matrix implementation, which is what NetworkX runs when scipy is present), on the graph of
  * DECISIONS.md §4.1 in the network's own direction, self-loops kept, weights as strengths (1 without
  * `metricEdgeWeights`). With the mutual weights M = A + Aᵀ (on a DiGraph a_uv + a_vu: in and out ties
- * both count), p_uv = M_uv / Σ_w M_uw and m_uv = M_uv / max_w M_uw:
+ * both count), p_uv = M_uv / Σ_x M_ux and m_vw = M_vw / max_x M_wx (NetworkX's sparse code scales entry
+ * (v,w) by the strongest tie of w, not of v as Burt's text does; we follow NetworkX — it only differs
+ * from the textbook with unequal weights or on directed graphs):
  *   `Constraint`(u)     = Σ_{v: p_uv>0} (p_uv + Σ_w p_uw p_wv)²
  *   `Effective Size`(u) = Σ_{v: p_uv>0} (1 − Σ_w p_uw m_vw)
  *   `Efficiency`(u)     = Effective Size(u) / deg(u), deg = NetworkX `G.degree(u)` (unweighted; in + out
