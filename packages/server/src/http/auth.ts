@@ -66,12 +66,7 @@ async function authenticate(db: Kysely<Database>, request: FastifyRequest): Prom
     return p;
   }
   if (scheme === 'basic') {
-    let decoded = '';
-    try {
-      decoded = Buffer.from(value, 'base64').toString('utf8');
-    } catch {
-      decoded = '';
-    }
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw unauthenticated('malformed Basic credentials (expected base64 of publicKey:privateKey)');
     const p = await authenticateBasic(db, decoded.slice(0, colon), decoded.slice(colon + 1));
