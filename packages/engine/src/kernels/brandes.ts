@@ -18,7 +18,9 @@
  * depends on its heap order). Self-loops never lie on a shortest path.
  *
  * The backward pass uses the successor form: coefficient c(w) = (1 + δ(w)) / σ(w) is computed once per
- * node, and δ(v) = σ(v) · Σ_{w ∈ succ(v)} c(w), reading each out-row once more (no predecessor lists).
+ * node, and δ(v) = σ(v) · Σ_{w ∈ succ(v)} c(w). BFS variants record the DAG successor lists during the
+ * forward pass (sequential Int32 writes, one slot per arc allocated once) so the backward pass reads only
+ * DAG arcs; Dijkstra variants re-read the out-rows (DAG membership is final only after settling).
  */
 import type { Graph } from '../graph/csr.ts';
 import { IndexedHeap, type Checkpoint } from './sssp.ts';
@@ -43,6 +45,9 @@ export function brandesBfs(g: Graph, sources: Int32Array, out: Float64Array, che
   const sigma = new Float64Array(n);
   const coef = new Float64Array(n);
   const queue = new Int32Array(n);
+  // DAG successor lists in BFS order: the successors of queue[i] are dag[dagStart[i]..dagStart[i+1])
+  const dagStart = new Int32Array(n + 1);
+  const dag = new Int32Array(adj.length);
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
     const s = sources[si];
@@ -51,7 +56,9 @@ export function brandesBfs(g: Graph, sources: Int32Array, out: Float64Array, che
     queue[0] = s;
     let head = 0;
     let tail = 1;
+    let k = 0;
     while (head < tail) {
+      dagStart[head] = k;
       const v = queue[head++];
       const nd = dist[v] + 1;
       const sv = sigma[v];
@@ -62,18 +69,17 @@ export function brandesBfs(g: Graph, sources: Int32Array, out: Float64Array, che
           dist[w] = dw = nd;
           queue[tail++] = w;
         }
-        if (dw === nd) sigma[w] += sv;
+        if (dw === nd) {
+          sigma[w] += sv;
+          dag[k++] = w;
+        }
       }
     }
-    // backward: successors of v on the DAG are out-neighbours at distance d(v)+1
+    dagStart[tail] = k;
     for (let i = tail - 1; i > 0; i--) {
       const v = queue[i];
-      const nd = dist[v] + 1;
       let acc = 0;
-      for (let p = off[v], e = off[v + 1]; p < e; p++) {
-        const w = adj[p];
-        if (dist[w] === nd) acc += coef[w];
-      }
+      for (let p = dagStart[i], e = dagStart[i + 1]; p < e; p++) acc += coef[dag[p]];
       const delta = sigma[v] * acc;
       out[v] += delta;
       coef[v] = (1 + delta) / sigma[v];
@@ -167,6 +173,8 @@ export function loadBfs(g: Graph, sources: Int32Array, out: Float64Array, checkp
   const npred = new Float64Array(n);
   const coef = new Float64Array(n);
   const queue = new Int32Array(n);
+  const dagStart = new Int32Array(n + 1);
+  const dag = new Int32Array(adj.length);
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
     const s = sources[si];
@@ -174,7 +182,9 @@ export function loadBfs(g: Graph, sources: Int32Array, out: Float64Array, checkp
     queue[0] = s;
     let head = 0;
     let tail = 1;
+    let k = 0;
     while (head < tail) {
+      dagStart[head] = k;
       const v = queue[head++];
       const nd = dist[v] + 1;
       for (let p = off[v], e = off[v + 1]; p < e; p++) {
@@ -184,20 +194,20 @@ export function loadBfs(g: Graph, sources: Int32Array, out: Float64Array, checkp
           dist[w] = dw = nd;
           queue[tail++] = w;
         }
-        if (dw === nd) npred[w] += 1;
+        if (dw === nd) {
+          npred[w] += 1;
+          dag[k++] = w;
+        }
       }
     }
+    dagStart[tail] = k;
     for (let i = tail - 1; i >= 0; i--) {
       const v = queue[i];
-      const nd = dist[v] + 1;
       let acc = 0;
-      for (let p = off[v], e = off[v + 1]; p < e; p++) {
-        const w = adj[p];
-        if (dist[w] === nd) acc += coef[w];
-      }
+      for (let p = dagStart[i], e = dagStart[i + 1]; p < e; p++) acc += coef[dag[p]];
       out[v] += acc; // θ(v) − 1
       // distance-1 nodes have the source as (only) predecessor: they hand nothing on
-      coef[v] = nd === 2 ? 0 : (1 + acc) / npred[v];
+      coef[v] = dist[v] === 1 ? 0 : (1 + acc) / npred[v];
     }
     for (let i = 0; i < tail; i++) {
       const v = queue[i];

@@ -53,7 +53,7 @@ import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
 import type { NodeMetric, NetworkMetric, MetricContext } from './types.ts';
 import { metricEdgeWeightsParam, directedParam, normalizedParam, kPercentParam, seedParam } from './params.ts';
-import { allNodes, bfsDistanceSums, dijkstraDistanceSums, pivotDistanceSums, weakComponents, type DistanceSums } from '../kernels/sssp.ts';
+import { allNodes, bitBfsTargetSums, dijkstraDistanceSums, localityOrder, pivotDistanceSums, weakComponents } from '../kernels/sssp.ts';
 import { brandes, load } from '../kernels/brandes.ts';
 import { currentFlowClosenessAll } from '../kernels/current-flow.ts';
 import { createRng } from '../kernels/random.ts';
@@ -108,6 +108,29 @@ export function sampleSources(pool: Int32Array, k: number, seed: number): Int32A
   return a.slice(0, kk).sort();
 }
 
+/** Number of sampled sources for `kPercent` of `size` nodes: round(kPercent/100·size), clamped to 1..size. */
+export function sampleSize(size: number, kPercent: number): number {
+  if (kPercent >= 100) return size;
+  return Math.min(size, Math.max(1, pyRound((kPercent / 100) * size)));
+}
+
+/** The sources sampled betweenness uses (exported for tests and the worker pool). */
+export function betweennessSources(n: number, kPercent: number, seed: number): Int32Array {
+  return sampleSources(allNodes(n), sampleSize(n, kPercent), seed);
+}
+
+/** Largest weakly connected component (first of equal size in node order) and the pivots drawn from it. */
+export function closenessPivots(g: Graph, kPercent: number, seed: number): { members: Int32Array; pivots: Int32Array } {
+  const n = g.n;
+  if (n === 0) return { members: new Int32Array(0), pivots: new Int32Array(0) };
+  const { comp, sizes } = weakComponents(g);
+  let best = 0;
+  for (let c = 1; c < sizes.length; c++) if (sizes[c] > sizes[best]) best = c;
+  const members = new Int32Array(sizes[best]);
+  for (let v = 0, i = 0; v < n; v++) if (comp[v] === best) members[i++] = v;
+  return { members, pivots: sampleSources(members, sampleSize(members.length, kPercent), seed) };
+}
+
 function pathGraph(ctx: MetricContext<{ directed?: boolean; metricEdgeWeights?: boolean | string }>, directed: boolean, weighted: boolean): Graph {
   const weight = weighted ? weightAttribute(ctx.params.metricEdgeWeights) : null;
   return buildGraph(ctx.network, { directed, weight, selfLoops: false });
@@ -120,8 +143,7 @@ function runBetweenness(ctx: MetricContext<SampledParams>): Float64Array {
   const g = pathGraph(ctx, ctx.networkDirected && p.directed, true);
   const n = g.n;
   const bc = new Float64Array(n);
-  let k = n;
-  if (p.kPercent < 100) k = Math.min(n, Math.max(1, pyRound((p.kPercent / 100) * n)));
+  const k = sampleSize(n, p.kPercent);
   if (k >= n) {
     brandes(g, allNodes(n), bc, ctx.checkpoint);
     if (n < 3) return bc;
@@ -129,7 +151,7 @@ function runBetweenness(ctx: MetricContext<SampledParams>): Float64Array {
     if (scale !== 1) for (let i = 0; i < n; i++) bc[i] *= scale;
     return bc;
   }
-  const sources = sampleSources(allNodes(n), k, ctx.seed);
+  const sources = betweennessSources(n, p.kPercent, ctx.seed);
   brandes(g, sources, bc, ctx.checkpoint);
   const N = n - 1;
   if (N < 2) return bc;
@@ -162,9 +184,13 @@ export const betweennessCentrality: NodeMetric<SampledParams> = {
 
 // ---------------------------------------------------------------- closeness
 
-function distanceSums(g: Graph, sources: Int32Array, reverse: boolean, out: DistanceSums, checkpoint: () => void): void {
-  if (g.weighted) dijkstraDistanceSums(g, sources, reverse, out, checkpoint);
-  else bfsDistanceSums(g, sources, reverse, out, checkpoint);
+/**
+ * Incoming distance sums S(v) = Σ_u d(u, v) and reach counts r(v) (v included) for every node: Dijkstra
+ * on in-arcs per node when weighted, else bit-parallel BFS from all nodes accumulated at the targets.
+ */
+function incomingSums(g: Graph, sum: Float64Array, reach: Float64Array, checkpoint: () => void): void {
+  if (g.weighted) dijkstraDistanceSums(g, allNodes(g.n), true, { sum, reach }, checkpoint);
+  else bitBfsTargetSums(g, localityOrder(g, allNodes(g.n)), false, { sum, reach }, checkpoint);
 }
 
 function runCloseness(ctx: MetricContext<SampledParams>): Float64Array {
@@ -175,20 +201,15 @@ function runCloseness(ctx: MetricContext<SampledParams>): Float64Array {
   if (p.kPercent >= 100) {
     const sum = new Float64Array(n);
     const reach = new Float64Array(n);
-    distanceSums(g, allNodes(n), true, { sum, reach }, ctx.checkpoint);
+    incomingSums(g, sum, reach, ctx.checkpoint);
     for (let v = 0; v < n; v++) res[v] = closenessValue(sum[v], reach[v] - 1, n, p.normalized);
     return res;
   }
   res.fill(NaN);
   if (n === 0) return res;
-  const { comp, sizes } = weakComponents(g);
-  let best = 0;
-  for (let c = 1; c < sizes.length; c++) if (sizes[c] > sizes[best]) best = c;
-  const C = sizes[best];
-  const members = new Int32Array(C);
-  for (let v = 0, i = 0; v < n; v++) if (comp[v] === best) members[i++] = v;
-  const K = Math.min(C, Math.max(1, pyRound((p.kPercent / 100) * C)));
-  const pivots = sampleSources(members, K, ctx.seed);
+  const { members, pivots } = closenessPivots(g, p.kPercent, ctx.seed);
+  const C = members.length;
+  const K = pivots.length;
   // forward searches from each pivot, one pivot at a time, accumulating per-target sums
   const sumAt = new Float64Array(n);
   const cntAt = new Float64Array(n);
@@ -238,7 +259,7 @@ export const harmonicCentrality: NodeMetric<Record<string, never>> = {
   run: (ctx) => {
     const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: null, selfLoops: false });
     const inv = new Float64Array(g.n);
-    bfsDistanceSums(g, allNodes(g.n), true, { inv }, ctx.checkpoint);
+    bitBfsTargetSums(g, localityOrder(g, allNodes(g.n)), false, { inv }, ctx.checkpoint);
     return { values: { 'Harmonic Centrality': inv } };
   },
 };
@@ -285,18 +306,9 @@ export const currentFlowClosenessCentrality: NodeMetric<WeightOnlyParams> = {
 
 /** Diameter of the largest connected component (first of equal size) of the undirected graph. */
 export function largestComponentDiameter(g: Graph, checkpoint?: () => void): number {
-  const n = g.n;
-  if (n === 0) return 0;
-  const { comp, sizes } = weakComponents(g);
-  let best = 0;
-  for (let c = 1; c < sizes.length; c++) if (sizes[c] > sizes[best]) best = c;
-  const members = new Int32Array(sizes[best]);
-  for (let v = 0, i = 0; v < n; v++) if (comp[v] === best) members[i++] = v;
-  const ecc = new Float64Array(n);
-  bfsDistanceSums(g, members, false, { ecc }, checkpoint);
-  let d = 0;
-  for (const v of members) if (ecc[v] > d) d = ecc[v];
-  return d;
+  if (g.n === 0) return 0;
+  const { members } = closenessPivots(g, 100, 0);
+  return bitBfsTargetSums(g, localityOrder(g, members), false, {}, checkpoint);
 }
 
 export const diameter: NetworkMetric<Record<string, never>> = {
@@ -320,7 +332,7 @@ export const avgShortestPathLength: NetworkMetric<Record<string, never>> = {
     const n = g.n;
     const sum = new Float64Array(n);
     const reach = new Float64Array(n);
-    bfsDistanceSums(g, allNodes(n), false, { sum, reach }, ctx.checkpoint);
+    bitBfsTargetSums(g, localityOrder(g, allNodes(n)), false, { sum, reach }, ctx.checkpoint);
     let total = 0;
     let pairs = 0;
     for (let v = 0; v < n; v++) {
