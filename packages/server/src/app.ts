@@ -19,6 +19,7 @@ import { registerAuth } from './http/auth.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { networkRoutes } from './routes/networks/index.ts';
+import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
 export interface AppDeps {
@@ -128,5 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(healthRoutes);
   await app.register(networkRoutes, { prefix: '/api/v2' });
+  registerMetricPool(app, config);
+  await app.register(metricRoutes, { prefix: '/api/v2' });
   return app;
 }

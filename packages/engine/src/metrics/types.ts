@@ -56,6 +56,28 @@ export interface NodeMetric<P = Record<string, unknown>> extends MetricBase<P> {
   /** Attribute names written, for docs (dynamic names such as `K-Clique Community 1..K` described in text). */
   attributes: string[];
   run: (ctx: MetricContext<P>) => NodeMetricResult;
+  /** Optional: lets the worker pool split the metric's source loop across cores (see SourceParallel). */
+  parallel?: SourceParallel<P>;
+}
+
+/**
+ * Extension point for source-loop metrics (betweenness, closeness, harmonic, load): their time goes into
+ * a loop over source nodes whose per-source contributions add up, so the pool can split that loop across
+ * workers (packages/engine/src/pool/README.md):
+ * 1. each of `count` workers parses the network and calls `partial(ctx, { index, count })`, which picks
+ *    the sources exactly as `run` would (e.g. the seeded sample for `kPercent` < 100, so every shard
+ *    agrees), runs the kernel on its shard of them (`shardSources` in pool/shard.ts: strided, for
+ *    balance) and returns the raw accumulator arrays (length n each, before any scaling);
+ * 2. the pool sums the shards' arrays element-wise;
+ * 3. one worker calls `finish(ctx, summed)` for scaling/normalisation and returns the result.
+ * Invariant (tested per metric): `finish(ctx, Σ_i partial(ctx, {i, count}))` equals `run(ctx)` within
+ * floating-point error, for every `count` ≥ 1.
+ */
+export interface SourceParallel<P = Record<string, unknown>> {
+  /** Smallest node count worth splitting (each shard pays parse + graph build); default 2,000. */
+  minNodes?: number;
+  partial: (ctx: MetricContext<P>, shard: { index: number; count: number }) => Float64Array[];
+  finish: (ctx: MetricContext<P>, summed: Float64Array[]) => NodeMetricResult;
 }
 
 export interface NetworkMetric<P = Record<string, unknown>> extends MetricBase<P> {

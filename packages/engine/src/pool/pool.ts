@@ -1,0 +1,221 @@
+/**
+ * The metric worker pool (DECISIONS.md §4.3 "Compute runs off the request thread"):
+ * - piscina, one worker per core by default (`workers` 0 = os.availableParallelism()), started eagerly;
+ * - a bounded admission queue: at most `workers + queueSize` jobs accepted at once; one more is refused
+ *   with PoolBusyError (the server answers 429 RATE_LIMITED with Retry-After);
+ * - a deadline per job (`timeoutMs`, counted from acceptance, so queue wait counts and a caller always
+ *   has an answer within limit + grace): the kernels' `ctx.checkpoint()` throws METRIC_TIMEOUT at the
+ *   deadline; a worker still busy `graceMs` later (a kernel that never checks, or a huge parse) is
+ *   terminated by aborting its task, and the job fails with METRIC_TIMEOUT all the same;
+ * - an AbortSignal per job (client disconnect) removes a queued task, or terminates the worker running
+ *   it at once (piscina replaces the worker); the job fails with EngineError CANCELLED;
+ * - errors come back as data and are rebuilt as EngineError (code/status/errors intact);
+ * - source-loop metrics that declare `parallel` (metrics/types.ts SourceParallel) are split across idle
+ *   workers: shards run `partial`, the pool sums their arrays, one worker runs `finish`.
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { EngineError } from '../errors.ts';
+import type { RequestLimits } from './request.ts';
+import { fromWire, WorkerFailure, type RunReply, type RunTask, type TaskNetwork } from './protocol.ts';
+import { parallelMetric } from './shard.ts';
+
+export interface MetricPoolOptions {
+  /** Worker threads; 0 or absent = os.availableParallelism(). */
+  workers?: number;
+  /** Jobs that may wait beyond the ones running; more → PoolBusyError. */
+  queueSize: number;
+  /** Time limit per job (ms), from acceptance. */
+  timeoutMs: number;
+  /** How long after the deadline a worker that has not stopped by itself is terminated (default 500 ms). */
+  graceMs?: number;
+  /** Node/edge limits for networkJSON parsed in workers. */
+  limits?: RequestLimits;
+  /** Worker module (file URL or path); tests substitute one. Default: ./worker.ts. */
+  filename?: string;
+}
+
+export interface MetricJob {
+  metric: string;
+  network: TaskNetwork;
+  writeBack?: boolean;
+  /** Aborting cancels the job (queued: dropped; running: its worker is terminated). */
+  signal?: AbortSignal;
+  /** Node count if known (stored networks): decides whether a splittable metric is split. */
+  nodeCount?: number;
+}
+
+export type JobResult = Exclude<RunReply, { ok: false } | { kind: 'partial' }>;
+
+/** The queue is full: the caller should answer 429 with `Retry-After`. Duck-types as a problem error. */
+export class PoolBusyError extends Error {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
+  readonly retryAfterSeconds: number;
+  readonly headers: Record<string, string>;
+  constructor(retryAfterSeconds: number, capacity: number) {
+    super(`the metric queue is full (${capacity} jobs running or waiting); retry in ${retryAfterSeconds} s`);
+    this.name = 'PoolBusyError';
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.headers = { 'retry-after': String(retryAfterSeconds) };
+  }
+}
+
+const TIMEOUT = Symbol('metric-timeout');
+const CANCELLED = Symbol('metric-cancelled');
+
+export class MetricPool {
+  readonly workers: number;
+  readonly queueSize: number;
+  readonly timeoutMs: number;
+  readonly graceMs: number;
+  private readonly piscina: Piscina;
+  private readonly limits: RequestLimits;
+  private accepted = 0;
+  private runningTasks = 0;
+  private closed = false;
+
+  constructor(opts: MetricPoolOptions) {
+    this.workers = opts.workers && opts.workers > 0 ? Math.floor(opts.workers) : availableParallelism();
+    this.queueSize = Math.max(0, Math.floor(opts.queueSize));
+    this.timeoutMs = opts.timeoutMs;
+    this.graceMs = opts.graceMs ?? 500;
+    this.limits = opts.limits ?? {};
+    this.piscina = new Piscina({
+      filename: opts.filename ?? new URL('./worker.ts', import.meta.url).href,
+      minThreads: this.workers,
+      maxThreads: this.workers,
+      idleTimeout: Infinity,
+      maxQueue: Infinity, // admission is bounded here, per job (a split job is several tasks)
+      concurrentTasksPerWorker: 1,
+    });
+  }
+
+  /** Jobs accepted (running or waiting). */
+  get pending(): number {
+    return this.accepted;
+  }
+
+  /** Worker threads currently running a task. */
+  get busyWorkers(): number {
+    return this.runningTasks;
+  }
+
+  /** Runs one job; rejects with EngineError (METRIC_TIMEOUT, CANCELLED, INVALID_ARGS, ...), PoolBusyError or WorkerFailure. */
+  async run(job: MetricJob): Promise<JobResult> {
+    if (this.closed) throw new WorkerFailure('the metric pool is closed');
+    const capacity = this.workers + this.queueSize;
+    if (this.accepted >= capacity) {
+      // A rough wait: one time limit's worth of work per worker ahead of the caller, at most 60 s.
+      throw new PoolBusyError(Math.max(1, Math.min(60, Math.ceil(this.timeoutMs / 1000 / 2))), capacity);
+    }
+    if (job.signal?.aborted) throw new EngineError('CANCELLED', 'the request was cancelled');
+    this.accepted++;
+    const deadline = Date.now() + this.timeoutMs;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(CANCELLED);
+    job.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => controller.abort(TIMEOUT), this.timeoutMs + this.graceMs);
+    try {
+      return await this.execute(job, deadline, controller.signal);
+    } catch (err) {
+      throw this.mapError(err, controller.signal);
+    } finally {
+      clearTimeout(timer);
+      job.signal?.removeEventListener('abort', onAbort);
+      this.accepted--;
+    }
+  }
+
+  private mapError(err: unknown, signal: AbortSignal): unknown {
+    if (signal.aborted && (err as { name?: string })?.name === 'AbortError') {
+      return signal.reason === TIMEOUT
+        ? new EngineError('METRIC_TIMEOUT', `metric compute time limit of ${this.timeoutMs / 1000} s reached`)
+        : new EngineError('CANCELLED', 'the request was cancelled');
+    }
+    if (err instanceof EngineError || err instanceof WorkerFailure || err instanceof PoolBusyError) return err;
+    return new WorkerFailure(`metric worker failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  private async task(task: RunTask, signal: AbortSignal, transferList: ArrayBuffer[] = []): Promise<RunReply> {
+    this.runningTasks++;
+    try {
+      return (await this.piscina.run(task, { signal, transferList })) as RunReply;
+    } finally {
+      this.runningTasks--;
+    }
+  }
+
+  private async execute(job: MetricJob, deadline: number, signal: AbortSignal): Promise<JobResult> {
+    const base = { metric: job.metric, writeBack: job.writeBack, deadline, limits: this.limits };
+    const shards = this.shardCount(job);
+    if (shards < 2) {
+      const reply = await this.task({ ...base, network: job.network }, signal, transferable(job.network));
+      if (!reply.ok) throw fromWire(reply.error);
+      if (reply.kind === 'partial') throw new WorkerFailure('unexpected partial reply');
+      return reply;
+    }
+    // Split: every shard gets its own copy of the network text; the last one may take the original.
+    const copies = Array.from({ length: shards }, (_, i) => (i === shards - 1 ? job.network : copyNetwork(job.network)));
+    const replies = await Promise.all(
+      copies.map((network, index) => this.task({ ...base, network, shard: { phase: 'partial', index, count: shards } }, signal, index === shards - 1 ? [] : transferable(network))),
+    );
+    const summed: Float64Array[] = [];
+    for (const r of replies) {
+      if (!r.ok) throw fromWire(r.error);
+      if (r.kind === 'deferred') return r;
+      if (r.kind !== 'partial') throw new WorkerFailure('unexpected reply to a partial task');
+      r.partials.forEach((arr, k) => {
+        if (!summed[k]) summed[k] = arr;
+        else for (let i = 0; i < arr.length; i++) summed[k][i] += arr[i];
+      });
+    }
+    const reply = await this.task(
+      { ...base, network: job.network, shard: { phase: 'finish', partials: summed } },
+      signal,
+      [...transferable(job.network), ...summed.map((a) => a.buffer as ArrayBuffer)],
+    );
+    if (!reply.ok) throw fromWire(reply.error);
+    if (reply.kind === 'partial') throw new WorkerFailure('unexpected partial reply');
+    return reply;
+  }
+
+  private shardCount(job: MetricJob): number {
+    if (this.workers < 2) return 1;
+    let metric;
+    try {
+      metric = parallelMetric(job.metric);
+    } catch {
+      return 1;
+    }
+    if (!metric?.parallel) return 1;
+    const min = metric.parallel.minNodes ?? 2000;
+    if (job.nodeCount !== undefined && job.nodeCount < min) return 1;
+    const idle = this.workers - this.runningTasks;
+    return Math.max(1, Math.min(this.workers, idle));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.piscina.destroy();
+  }
+}
+
+/** Buffers of a task network that can be moved to the worker (whole, unshared ArrayBuffers only). */
+function transferable(network: TaskNetwork): ArrayBuffer[] {
+  const bytes = network.kind === 'body' ? network.body : typeof network.text === 'string' ? null : network.text;
+  if (!bytes) return [];
+  const buf = bytes.buffer;
+  return buf instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buf.byteLength && buf.byteLength > 64 * 1024 ? [buf] : [];
+}
+
+function copyNetwork(network: TaskNetwork): TaskNetwork {
+  if (network.kind === 'body') return { kind: 'body', body: new Uint8Array(network.body) };
+  return { ...network, text: typeof network.text === 'string' ? network.text : new Uint8Array(network.text) };
+}
+
+/** A byte buffer that can be transferred (copies pooled Buffer slices into a buffer of their own). */
+export function ownedBytes(b: Uint8Array): Uint8Array {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : new Uint8Array(b);
+}

@@ -1,0 +1,93 @@
+/**
+ * What crosses the thread boundary between the metric pool and its workers. Only plain data: network
+ * JSON travels as text (a string or a transferred byte buffer) and is parsed in the worker; results come
+ * back as the final response text in transferred buffers. Errors come back as data (`WireError`) and are
+ * rebuilt as EngineError on the other side, so code/status/errors survive the boundary (structured clone
+ * would drop an Error's own properties).
+ */
+import type { RequestLimits } from './request.ts';
+import { EngineError, type EngineErrorCode, type ProblemItem } from '../errors.ts';
+
+/** The network of a task. */
+export type TaskNetwork =
+  /** A raw request body (JSON bytes): the worker parses and validates the whole body. */
+  | { kind: 'body'; body: Uint8Array }
+  /** A stored network's JSON text; `params` as sent (validated again in the worker). */
+  | { kind: 'stored'; text: string | Uint8Array; networkDirected: boolean; params: Record<string, unknown> };
+
+export interface RunTask {
+  metric: string;
+  network: TaskNetwork;
+  /** Stored networks, node metrics: return the network JSON text with the values written on the nodes. */
+  writeBack?: boolean;
+  /** Absolute deadline (ms since epoch, `Date.now()` clock; shared by all threads of the process). */
+  deadline: number;
+  limits: RequestLimits;
+  /**
+   * Source-loop split (see SourceParallel in metrics/types.ts): run only shard `index` of `count`
+   * (`phase: 'partial'`), or finish from summed partial arrays (`phase: 'finish'`).
+   */
+  shard?: { phase: 'partial'; index: number; count: number } | { phase: 'finish'; partials: Float64Array[] };
+}
+
+export interface RunStats {
+  nodeCount: number;
+  edgeCount: number;
+  /** Parse + validation time in the worker. */
+  parseMs: number;
+  /** Metric compute time (as `meta.elapsedMs`). */
+  computeMs: number;
+}
+
+export type RunReply =
+  | {
+      ok: true;
+      kind: 'network' | 'node';
+      /** The API answer for networkJSON / network metrics (UTF-8 JSON text). */
+      response?: Uint8Array;
+      /** writeBack: the new stored network JSON text. */
+      networkText?: Uint8Array;
+      /** writeBack: attribute names written (response `attributes`). */
+      attributes?: string[];
+      /** writeBack: `meta` of the response. */
+      meta?: Record<string, unknown>;
+      stats: RunStats;
+    }
+  /** A big body turned out to name a stored network: validated params for the caller to continue with. */
+  | { ok: true; kind: 'deferred'; networkId: string; params: Record<string, unknown> }
+  /** shard partial: raw partial sums per output array. */
+  | { ok: true; kind: 'partial'; partials: Float64Array[]; stats: RunStats }
+  | { ok: false; error: WireError };
+
+export interface WireError {
+  code: EngineErrorCode | 'INTERNAL';
+  message: string;
+  errors: ProblemItem[];
+}
+
+export function toWire(err: unknown): WireError {
+  if (err instanceof EngineError) return { code: err.code, message: err.message, errors: err.errors };
+  const e = err as { code?: unknown; message?: unknown; status?: unknown; errors?: unknown };
+  // Engine-shaped errors from elsewhere (duck-typed) keep their code when it is an engine code.
+  if (e && typeof e.code === 'string' && ['INVALID_ARGS', 'NOT_CONVERGED', 'METRIC_TIMEOUT', 'PAYLOAD_TOO_LARGE', 'CANCELLED'].includes(e.code)) {
+    return { code: e.code as EngineErrorCode, message: String(e.message ?? e.code), errors: Array.isArray(e.errors) ? (e.errors as ProblemItem[]) : [] };
+  }
+  if (err instanceof SyntaxError) return { code: 'INVALID_ARGS', message: `body is not valid JSON: ${err.message}`, errors: [{ path: '', message: 'malformed JSON' }] };
+  if (err instanceof RangeError && /Invalid string length|Array buffer allocation failed/i.test(err.message)) {
+    return { code: 'PAYLOAD_TOO_LARGE', message: `the network is too large to process: ${err.message}`, errors: [] };
+  }
+  return { code: 'INTERNAL', message: err instanceof Error ? `${err.name}: ${err.message}` : String(err), errors: [] };
+}
+
+/** Internal (non-engine) failure inside a worker: a bug. Kept apart so the server answers 500. */
+export class WorkerFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerFailure';
+  }
+}
+
+export function fromWire(w: WireError): Error {
+  if (w.code === 'INTERNAL') return new WorkerFailure(w.message);
+  return new EngineError(w.code, w.message, w.errors);
+}

@@ -1,0 +1,108 @@
+/**
+ * Metric pool worker (piscina; TypeScript run directly by Node 24). Parses the network JSON text here,
+ * never on the server's event loop, runs the registry metric with the task's deadline (the kernels'
+ * `ctx.checkpoint()` throws METRIC_TIMEOUT cooperatively; the pool terminates this thread if a kernel
+ * overruns without checking) and sends back the final response text in transferred buffers.
+ */
+import { Piscina } from 'piscina';
+import { getMetric, runMetric, type RunOutput } from '../metrics/run.ts';
+import type { NetworkJSON } from '../graph/network-json.ts';
+import { EngineError } from '../errors.ts';
+import { parseMetricRequest, responseText, applyNodeValues } from './request.ts';
+import { runFinish, runPartial } from './shard.ts';
+import { toWire, type RunReply, type RunStats, type RunTask } from './protocol.ts';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** A reply whose byte buffers are transferred (moved), not copied, to the main thread. */
+class Movable {
+  readonly value: RunReply;
+  readonly buffers: ArrayBuffer[];
+  constructor(value: RunReply, buffers: ArrayBuffer[]) {
+    this.value = value;
+    this.buffers = buffers;
+  }
+  get [Piscina.transferableSymbol](): ArrayBuffer[] {
+    return this.buffers;
+  }
+  get [Piscina.valueSymbol](): RunReply {
+    return this.value;
+  }
+}
+
+function ownBuffer(a: Uint8Array | Float64Array): ArrayBuffer | null {
+  // Only whole, non-shared buffers can be transferred (pooled Buffer slices cannot).
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer ? a.buffer : null;
+}
+
+function checkDeadline(deadline: number): void {
+  if (Date.now() > deadline) throw new EngineError('METRIC_TIMEOUT', 'metric compute time limit reached');
+}
+
+function handle(task: RunTask): RunReply {
+  const t0 = performance.now();
+  const started = Date.now();
+  const metric = getMetric(task.metric);
+  let network: NetworkJSON;
+  let networkDirected: boolean;
+  let params: Record<string, unknown>;
+  if (task.network.kind === 'body') {
+    const body: unknown = JSON.parse(decoder.decode(task.network.body));
+    const req = parseMetricRequest(metric, body, task.limits);
+    if (req.networkId !== undefined) return { ok: true, kind: 'deferred', networkId: req.networkId, params: req.params };
+    network = req.network as NetworkJSON;
+    networkDirected = req.isDirected;
+    params = req.params;
+  } else {
+    const t = task.network.text;
+    network = JSON.parse(typeof t === 'string' ? t : decoder.decode(t)) as NetworkJSON;
+    networkDirected = task.network.networkDirected;
+    params = task.network.params;
+  }
+  const parseMs = performance.now() - t0;
+  checkDeadline(task.deadline);
+  const stats = (): RunStats => ({
+    nodeCount: network.nodes.length,
+    edgeCount: network.edges?.length ?? 0,
+    parseMs: Math.round(parseMs),
+    computeMs: Math.round(performance.now() - t0 - parseMs),
+  });
+
+  let out: RunOutput;
+  if (task.shard?.phase === 'partial') {
+    const partials = runPartial(task.metric, network, networkDirected, params, task.deadline, task.shard.index, task.shard.count);
+    return { ok: true, kind: 'partial', partials, stats: stats() };
+  } else if (task.shard?.phase === 'finish') {
+    out = runFinish(task.metric, network, networkDirected, params, task.deadline, task.shard.partials, started);
+  } else {
+    out = runMetric({ metric: task.metric, network, networkDirected, params, deadline: task.deadline });
+  }
+
+  if (task.writeBack && out.kind === 'node') {
+    applyNodeValues(network, metric, out.values);
+    const networkText = encoder.encode(JSON.stringify(network));
+    return { ok: true, kind: 'node', networkText, attributes: Object.keys(out.values), meta: out.meta, stats: stats() };
+  }
+  return { ok: true, kind: out.kind, response: encoder.encode(responseText(out)), stats: stats() };
+}
+
+export default function metricTask(task: RunTask): Movable | RunReply {
+  let reply: RunReply;
+  try {
+    reply = handle(task);
+  } catch (err) {
+    return { ok: false, error: toWire(err) };
+  }
+  const buffers: ArrayBuffer[] = [];
+  const add = (a: Uint8Array | Float64Array | undefined) => {
+    const b = a ? ownBuffer(a) : null;
+    if (b && !buffers.includes(b)) buffers.push(b);
+  };
+  if (reply.ok && reply.kind === 'partial') reply.partials.forEach(add);
+  else if (reply.ok && reply.kind !== 'deferred') {
+    add(reply.response);
+    add(reply.networkText);
+  }
+  return buffers.length > 0 ? (Piscina.move(new Movable(reply, buffers) as never) as unknown as Movable) : reply;
+}

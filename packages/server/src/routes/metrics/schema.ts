@@ -1,0 +1,89 @@
+/**
+ * OpenAPI/JSON schemas of the metric endpoints, generated from the engine registry: the body is the
+ * common parameters plus the metric's own TypeBox parameters (closed), the responses follow
+ * DECISIONS.md §4.3. Validation itself is done by the engine's parseMetricRequest (the same code runs on
+ * the event loop for small bodies and in a pool worker for big ones); these schemas document it.
+ */
+import { Type } from 'typebox';
+import type { AnyMetric } from '@netloom/engine';
+import { NetworkJSONSchema, ProblemSchema } from '../../schemas/network.ts';
+
+type Json = Record<string, unknown>;
+
+/** Plain JSON Schema copy (drops TypeBox's symbol keys, keeps keywords). */
+function plain<T>(schema: T): T {
+  return JSON.parse(JSON.stringify(schema)) as T;
+}
+
+export function metricBodySchema(metric: AnyMetric): Json {
+  const own = plain(metric.params) as unknown as { properties?: Record<string, Json>; required?: string[] };
+  const props = own.properties ?? {};
+  // Parameters with a default are optional on the wire.
+  const required = (own.required ?? []).filter((k) => props[k] && !('default' in props[k]));
+  return {
+    type: 'object',
+    additionalProperties: false,
+    description:
+      'Exactly one of `networkId` and `networkJSON`. Unknown keys are 400 INVALID_ARGS. ' +
+      'Every violation of a type, range or enum is 400 INVALID_ARGS naming the parameter in `errors[].path`.',
+    properties: {
+      networkId: { type: 'string', minLength: 1, description: 'Id of a stored network (its nodes get the result as attributes).' },
+      networkJSON: { ...plain(NetworkJSONSchema), description: 'Network data (Network JSON); the result is returned.' },
+      isDirected: {
+        anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
+        default: true,
+        description: 'With `networkJSON`: whether the network is directed (default true). Ignored with `networkId` (the stored network says).',
+      },
+      ...props,
+    },
+    ...(required.length ? { required } : {}),
+  };
+}
+
+const MetaSchema = Type.Object(
+  {
+    metric: Type.String(),
+    parameters: Type.Record(Type.String(), Type.Unknown()),
+    seed: Type.Optional(Type.Integer()),
+    nodeCount: Type.Integer(),
+    edgeCount: Type.Integer(),
+    elapsedMs: Type.Number(),
+    engineVersion: Type.String(),
+  },
+  { additionalProperties: true, description: 'Provenance; metric-specific figures (METRICS-EXTRA.md) are added.' },
+);
+
+export const NodeValuesResponse = Type.Object(
+  {
+    values: Type.Record(Type.String(), Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()])), {
+      description: 'Attribute name → node id (string form) → value. Nodes not scored are absent.',
+    }),
+    meta: MetaSchema,
+  },
+  { description: 'With `networkJSON`.' },
+);
+
+export const WriteBackResponse = Type.Object(
+  {
+    _id: Type.String(),
+    networkUUID: Type.String({ description: 'New UUID: the stored network changed.' }),
+    attributes: Type.Array(Type.String(), { description: 'Attribute names written on the nodes.' }),
+    meta: MetaSchema,
+  },
+  { description: 'With `networkId`: the values were written on the stored nodes.' },
+);
+
+const problems = { 400: ProblemSchema, 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 413: ProblemSchema, 415: ProblemSchema, 422: ProblemSchema, 429: ProblemSchema };
+
+export function metricResponseSchemas(metric: AnyMetric): Json {
+  if (metric.kind === 'network') return { 200: Type.Number({ description: 'The value, as a bare JSON number (with networkId or networkJSON).' }), ...problems };
+  return { 200: Type.Union([NodeValuesResponse, WriteBackResponse]), ...problems };
+}
+
+export function metricDescription(metric: AnyMetric): string {
+  const lines = [metric.summary, '', 'Enterprise and Partner plans only (403 PLAN_REQUIRED). Scope `metrics:write`; with `networkId` also `networks:read` and `networks:write`.'];
+  if (metric.requiresOrganization) lines.push('Organization accounts only: the caller must belong to an organization (403 PLAN_REQUIRED).');
+  if (metric.kind === 'node') lines.push('', `Attributes: ${metric.attributes.map((a) => `\`${a}\``).join(', ')}.`);
+  if (metric.sampling) lines.push('', 'Large networks: lower `kPercent` to sample sources when the compute limit (422 METRIC_TIMEOUT) is reached.');
+  return lines.join('\n');
+}
