@@ -98,7 +98,8 @@ export function maximalCliques(
     }
   };
   const markN = new Int32Array(n); // token stamps for N(v)
-  const markP = new Int32Array(n); // token stamps for P membership
+  const markP = new Int32Array(n); // token stamps for P ∪ X membership
+  const pcount = new Int32Array(n); // |P ∩ N(u)| for pivot selection
   let token = 0;
   let calls = 0;
 
@@ -113,17 +114,26 @@ export function maximalCliques(
     }
     if (r + pl < k) return;
     if ((++calls & 4095) === 0) checkpoint();
-    // pivot: u in P ∪ X maximising |P ∩ N(u)|
+    // pivot: u in P ∪ X maximising |P ∩ N(u)|, counted from the (small) P side: Σ_{p∈P} deg(p)
     const tp = ++token;
-    for (let i = 0; i < pl; i++) markP[stack[ps + i]] = tp;
+    for (let i = 0; i < pl; i++) {
+      markP[stack[ps + i]] = tp;
+      pcount[stack[ps + i]] = 0;
+    }
+    for (let i = 0; i < xl; i++) {
+      markP[stack[xs + i]] = tp;
+      pcount[stack[xs + i]] = 0;
+    }
+    for (let i = 0; i < pl; i++) {
+      const p0 = stack[ps + i];
+      for (let p = soff[p0]; p < soff[p0 + 1]; p++) if (markP[sadj[p]] === tp) pcount[sadj[p]]++;
+    }
     let pivot = -1;
     let best = -1;
     for (let i = 0; i < pl + xl; i++) {
       const u = i < pl ? stack[ps + i] : stack[xs + i - pl];
-      let c = 0;
-      for (let p = soff[u]; p < soff[u + 1]; p++) if (markP[sadj[p]] === tp) c++;
-      if (c > best) {
-        best = c;
+      if (pcount[u] > best) {
+        best = pcount[u];
         pivot = u;
       }
     }
