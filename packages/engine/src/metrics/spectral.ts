@@ -114,7 +114,8 @@ export const katzCentrality: NodeMetric<KatzParams> = {
       // stop once alpha is certainly admissible (upper bound below 1/alpha), or the refusal is certain
       // and λmax is known to 0.1%, or the estimate has converged
       est = spectralRadius(g, 2000, 1e-9, (lo, hi) => hi < limit || (lo >= limit && hi - lo <= 1e-3 * hi), ctx.checkpoint);
-      if (est.lower >= limit) throw tooLarge(est.lower);
+      // name 1/upper (Collatz–Wielandt upper bound, within 0.1% of λmax): an alpha below it is admissible
+      if (est.lower >= limit) throw tooLarge(Math.max(est.upper, est.lower));
     }
     const x = katzKernel(g, alpha, 1, MAX_ITER, TOL, ctx.params.normalized, ctx.checkpoint);
     if (!x) {
