@@ -62,6 +62,7 @@ export function describeSchema(schema: Schema): string {
   if (Array.isArray(schema.enum)) return `one of ${(schema.enum as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if ('const' in schema) return JSON.stringify(schema.const);
   const range = (lo: unknown, hi: unknown, xlo: unknown, xhi: unknown) => {
+    if (typeof lo === 'number' && typeof hi === 'number') return ` from ${lo} to ${hi}`;
     const parts: string[] = [];
     if (typeof lo === 'number') parts.push(`at least ${lo}`);
     if (typeof xlo === 'number') parts.push(`greater than ${xlo}`);
