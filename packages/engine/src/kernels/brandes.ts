@@ -69,10 +69,11 @@ export function brandesBfs(g: Graph, sources: Int32Array, out: Float64Array, che
           dist[w] = dw = nd;
           queue[tail++] = w;
         }
-        if (dw === nd) {
-          sigma[w] += sv;
-          dag[k++] = w;
-        }
+        // branch-free: eq = 1 iff dw === nd (both ≥ 0 here); this test is a coin flip for the CPU
+        const eq = ((dw ^ nd) - 1) >>> 31;
+        sigma[w] += sv * eq;
+        dag[k] = w;
+        k += eq;
       }
     }
     dagStart[tail] = k;
@@ -194,10 +195,10 @@ export function loadBfs(g: Graph, sources: Int32Array, out: Float64Array, checkp
           dist[w] = dw = nd;
           queue[tail++] = w;
         }
-        if (dw === nd) {
-          npred[w] += 1;
-          dag[k++] = w;
-        }
+        const eq = ((dw ^ nd) - 1) >>> 31;
+        npred[w] += eq;
+        dag[k] = w;
+        k += eq;
       }
     }
     dagStart[tail] = k;

@@ -17,7 +17,7 @@
 import type { Graph } from '../graph/csr.ts';
 import type { Checkpoint } from './sssp.ts';
 
-export const DENSE_MAX = 1200;
+export const DENSE_MAX = 1500;
 
 /** Local CSR of the grounded Laplacian's off-diagonal part plus its diagonal, over local indices. */
 interface LocalLaplacian {
@@ -71,13 +71,20 @@ function localLaplacian(g: Graph, nodes: Int32Array, local: Int32Array): LocalLa
  * Writes current-flow closeness of the component `nodes` into `out`. `local` is an Int32Array(g.n)
  * filled with -1 (scratch, restored on return).
  */
-export function currentFlowCloseness(g: Graph, nodes: Int32Array, out: Float64Array, local: Int32Array, checkpoint?: Checkpoint): void {
+export function currentFlowCloseness(
+  g: Graph,
+  nodes: Int32Array,
+  out: Float64Array,
+  local: Int32Array,
+  checkpoint?: Checkpoint,
+  denseMax = DENSE_MAX,
+): void {
   const N = nodes.length;
   if (N < 2) return;
   const L = localLaplacian(g, nodes, local);
   const Cxx = new Float64Array(N); // diagonal of the grounded inverse (0 at the ground)
   const C1 = new Float64Array(N); // row sums of the grounded inverse (0 at the ground)
-  if (N <= DENSE_MAX) denseSolve(L, Cxx, C1, checkpoint);
+  if (N <= denseMax) denseSolve(L, Cxx, C1, checkpoint);
   else cgSolve(L, Cxx, C1, checkpoint);
   let tr = 0;
   for (let i = 0; i < N; i++) tr += Cxx[i];
@@ -229,7 +236,7 @@ function cgSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpo
  * Current-flow closeness of every node of an undirected graph, per connected component (through arcs
  * of positive weight) with at least 2 nodes; nodes of smaller components get NaN (not scored).
  */
-export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?: Checkpoint): void {
+export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?: Checkpoint, denseMax = DENSE_MAX): void {
   const n = g.n;
   out.fill(NaN);
   const comp = new Int32Array(n).fill(-1);
@@ -258,7 +265,7 @@ export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?
     c++;
     if (size >= 2) {
       members.sort((a, b) => a - b);
-      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint);
+      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint, denseMax);
     }
   }
 }
