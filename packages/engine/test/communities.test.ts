@@ -98,7 +98,12 @@ test('resolution 0 → one community per connected component', () => {
       comp[s] = nc;
       while (q.length) {
         const u = q.pop()!;
-        for (let p = g.outOff[u]; p < g.outOff[u + 1]; p++) if (comp[g.outAdj[p]] < 0) (comp[g.outAdj[p]] = nc), q.push(g.outAdj[p]);
+        for (let p = g.outOff[u]; p < g.outOff[u + 1]; p++) {
+          if (comp[g.outAdj[p]] < 0) {
+            comp[g.outAdj[p]] = nc;
+            q.push(g.outAdj[p]);
+          }
+        }
       }
       nc++;
     }

@@ -54,9 +54,15 @@ export function greedyCoverage(
   };
   const cover = (v: number): number => {
     let k = 0;
-    if (!covered[v]) (covered[v] = 1), k++;
-    if (useOut) for (let p = outOff[v]; p < outOff[v + 1]; p++) if (!covered[outAdj[p]]) (covered[outAdj[p]] = 1), k++;
-    if (useIn) for (let p = inOff[v]; p < inOff[v + 1]; p++) if (!covered[inAdj[p]]) (covered[inAdj[p]] = 1), k++;
+    const take = (x: number) => {
+      if (!covered[x]) {
+        covered[x] = 1;
+        k++;
+      }
+    };
+    take(v);
+    if (useOut) for (let p = outOff[v]; p < outOff[v + 1]; p++) take(outAdj[p]);
+    if (useIn) for (let p = inOff[v]; p < inOff[v + 1]; p++) take(inAdj[p]);
     return k;
   };
   // max-heap of candidates by (gain desc, degree desc, index asc)

@@ -15,6 +15,14 @@ import { coreNumber } from './core.ts';
 import { connectedComponents, kCliqueCommunities } from './components.ts';
 import { modularity } from './modularity.ts';
 // --- communities & Polinode-specific metrics ---
+import { communities } from './communities.ts';
+import { antiCommunities } from './antiCommunities.ts';
+import { corePeriphery } from './corePeriphery.ts';
+import { brokerage } from './brokerage.ts';
+import { complexCentrality } from './complexCentrality.ts';
+import { externalVsInternal } from './externalVsInternal.ts';
+import { identifyInfluencers } from './identifyInfluencers.ts';
+import { informalAlignment, informalDistance } from './informal.ts';
 
 const all: AnyMetric[] = [
   inDegree,
@@ -43,6 +51,15 @@ const all: AnyMetric[] = [
   kCliqueCommunities,
   modularity,
   // --- communities & extras ---
+  communities,
+  antiCommunities,
+  corePeriphery,
+  brokerage,
+  complexCentrality,
+  externalVsInternal,
+  identifyInfluencers,
+  informalAlignment,
+  informalDistance,
 ];
 
 export const metrics: ReadonlyMap<string, AnyMetric> = new Map(all.map((m) => [m.id, m]));
