@@ -1,5 +1,6 @@
 /** Credentials repository (bearer tokens and legacy Basic key pairs). Rules: domain/credentials.ts. */
 import type { Kysely, Selectable } from 'kysely';
+import { runPrepared } from './db.ts';
 import type { CredentialsTable, Database } from './schema.ts';
 import type { OrganizationRecord, MembershipRecord } from './organizations.ts';
 import type { UserRecord } from './users.ts';
@@ -76,7 +77,7 @@ export interface CredentialWithOwner {
  * the caller decides.
  */
 export async function findCredentialByPrefix(db: Kysely<Database>, prefix: string): Promise<CredentialWithOwner | null> {
-  const r = await db
+  const [r] = await runPrepared(db, 'findCredentialByPrefix', (db, p) => db
     .selectFrom('credentials as c')
     .innerJoin('users as u', 'u.id', 'c.user_id')
     .leftJoin('memberships as m', 'm.user_id', 'c.user_id')
@@ -91,8 +92,7 @@ export async function findCredentialByPrefix(db: Kysely<Database>, prefix: strin
       'o.id as o_id', 'o.name as o_name', 'o.plan as o_plan', 'o.created_by as o_created_by',
       'o.created as o_created', 'o.modified as o_modified',
     ])
-    .where('c.prefix', '=', prefix)
-    .executeTakeFirst();
+    .where('c.prefix', '=', p(0)), [prefix]);
   if (!r) return null;
   return {
     credential: {

@@ -109,7 +109,8 @@ function adaptNodeSqlite(raw: DatabaseSync, max = 500): SqliteDatabase {
     const reader = stmt.columns().length > 0;
     return {
       reader,
-      all: (params: ReadonlyArray<unknown>) => stmt.all(...(params as SQLInputValue[])) as unknown[],
+      // node:sqlite rows have a null prototype; give callers ordinary objects (as pg and better-sqlite3 do).
+      all: (params: ReadonlyArray<unknown>) => stmt.all(...(params as SQLInputValue[])).map((r) => ({ ...r })),
       run: (params: ReadonlyArray<unknown>) => {
         const r = stmt.run(...(params as SQLInputValue[]));
         return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
@@ -238,4 +239,33 @@ export function nowIso(): string {
 export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
   return db.transaction().execute(fn);
+}
+
+/* ---------------------------------------------------------------- prepared queries */
+
+const compiledCache = new Map<string, CompiledQuery>();
+const SENTINEL = '\u0000netloom-param-';
+
+/**
+ * Hot-path queries (authentication, network lookup) built and compiled by Kysely once per dialect and
+ * then executed with new parameters: Kysely's builder and compiler cost more CPU than the SQLite query
+ * itself. `build` receives placeholders `p(0)`, `p(1)`, … to use where the arguments go.
+ */
+export async function runPrepared<R>(
+  db: Kysely<Database>,
+  key: string,
+  build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<R> },
+  args: readonly unknown[],
+): Promise<R[]> {
+  const cacheKey = `${dialectOf(db)}:${key}`;
+  let compiled = compiledCache.get(cacheKey) as CompiledQuery<R> | undefined;
+  if (!compiled) {
+    compiled = build(db, (i) => `${SENTINEL}${i}`).compile();
+    compiledCache.set(cacheKey, compiled);
+  }
+  const parameters = compiled.parameters.map((v) =>
+    typeof v === 'string' && v.startsWith(SENTINEL) ? args[Number(v.slice(SENTINEL.length))] : v,
+  );
+  const res = await db.executeQuery<R>({ ...compiled, parameters });
+  return res.rows;
 }

@@ -7,7 +7,7 @@
 import { promisify } from 'node:util';
 import { constants as zc, gunzip, gzip } from 'node:zlib';
 import type { Kysely, Selectable } from 'kysely';
-import { nowIso, toBuffer } from './db.ts';
+import { nowIso, runPrepared, toBuffer } from './db.ts';
 import type { Database, NetworkSharesTable, NetworksTable, NetworkStatus, SharePermission } from './schema.ts';
 
 const gzipAsync = promisify(gzip);
@@ -72,12 +72,12 @@ export async function insertNetwork(db: Kysely<Database>, input: NewNetwork): Pr
 
 /** Metadata of a network (never its JSON), or null. */
 export async function getNetwork(db: Kysely<Database>, id: string): Promise<NetworkRecord | null> {
-  const r = await db
-    .selectFrom('networks as n')
-    .innerJoin('users as u', 'u.id', 'n.owner_id')
-    .select(META)
-    .where('n.id', '=', id)
-    .executeTakeFirst();
+  const [r] = await runPrepared(
+    db,
+    'getNetwork',
+    (db, p) => db.selectFrom('networks as n').innerJoin('users as u', 'u.id', 'n.owner_id').select(META).where('n.id', '=', p(0)),
+    [id],
+  );
   return r ?? null;
 }
 
@@ -90,13 +90,18 @@ export async function getNetworkForUser(
   id: string,
   userId: string,
 ): Promise<(NetworkRecord & { share_permission: SharePermission | null }) | null> {
-  const r = await db
-    .selectFrom('networks as n')
-    .innerJoin('users as u', 'u.id', 'n.owner_id')
-    .leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', userId))
-    .select([...META, 's.permission as share_permission'])
-    .where('n.id', '=', id)
-    .executeTakeFirst();
+  const [r] = await runPrepared(
+    db,
+    'getNetworkForUser',
+    (db, p) =>
+      db
+        .selectFrom('networks as n')
+        .innerJoin('users as u', 'u.id', 'n.owner_id')
+        .leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', p(0)))
+        .select([...META, 's.permission as share_permission'])
+        .where('n.id', '=', p(1)),
+    [userId, id],
+  );
   return r ?? null;
 }
 
