@@ -5,9 +5,10 @@
  * ΔW = e(u,Q) − e(u,P) + e(v,P) − e(v,Q) − 2A_uv; each pass finds, for every node with ties inside its
  * group, its best swap exactly (the best partner in group Q is either the minimiser of e(v,P) − e(v,Q)
  * over Q or a neighbour of u in Q), then applies the candidate swaps best first, re-checking each
- * against the current state; passes repeat until nothing improves. Iterated local search: random
- * perturbation swaps from the best solution, local search, keep the best; `restarts` rounds or until
- * `budgetMs` has passed. Sizes never change, and the result is never worse than the start.
+ * against the current state (a stale candidate is replaced by u's best swap in the current state, with
+ * the pass's minimisers); every applied swap has exact ΔW < 0. Passes repeat until nothing improves. Iterated local search: random
+ * perturbation swaps from the best solution, local search, keep the best; `restarts` rounds, at most
+ * `maxPasses` local-search passes in all (deterministic work cap), or until `budgetMs` has passed. Sizes never change, and the result is never worse than the start.
  * Input: symmetric CSR without self-loops, sorted rows. Memory n·k counters (caller caps it).
  */
 import type { Rng } from './random.ts';
@@ -25,7 +26,7 @@ export function antiCommunities(
   adj: Int32Array,
   k: number,
   order: Int32Array,
-  opts: { rng: Rng; restarts: number; budgetMs: number; localSearch: boolean; checkpoint: () => void },
+  opts: { rng: Rng; restarts: number; maxPasses?: number; budgetMs: number; localSearch: boolean; checkpoint: () => void },
 ): AntiResult {
   const group = new Int32Array(n);
   for (let i = 0; i < n; i++) group[order[i]] = i % k;
@@ -81,11 +82,43 @@ export function antiCommunities(
   const candU: number[] = [];
   const candV: number[] = [];
   const candG: number[] = [];
-  const locked = new Int32Array(n).fill(-1);
   let passId = 0;
+  const maxPasses = opts.maxPasses ?? Infinity;
+  const exhausted = () => passId >= maxPasses || Date.now() - started > opts.budgetMs;
+  // best swap partner of u (ΔW < 0) from the per-(P,Q) minimisers and u's neighbours; −1 if none
+  let bestGain = 0;
+  const bestFor = (u: number): number => {
+    const P = group[u];
+    const eP = e[u * k + P];
+    let best = 0;
+    let bestV = -1;
+    for (let Q = 0; Q < k; Q++) {
+      if (Q === P || minD[P * k + Q] === Infinity) continue;
+      const v = argD[P * k + Q];
+      if (group[v] !== Q) continue;
+      const d = e[u * k + Q] - eP + e[v * k + P] - e[v * k + Q] - 2 * adjacent(u, v);
+      if (d < best) {
+        best = d;
+        bestV = v;
+      }
+    }
+    for (let p = off[u]; p < off[u + 1]; p++) {
+      const v = adj[p];
+      const Q = group[v];
+      if (Q === P) continue;
+      const d = e[u * k + Q] - eP + e[v * k + P] - e[v * k + Q] - 2;
+      if (d < best) {
+        best = d;
+        bestV = v;
+      }
+    }
+    bestGain = best;
+    return bestV;
+  };
   const localSearch = () => {
     while (true) {
       opts.checkpoint();
+      if (exhausted()) return;
       passId++;
       minD.fill(Infinity);
       for (let v = 0; v < n; v++) {
@@ -102,34 +135,12 @@ export function antiCommunities(
       }
       candU.length = candV.length = candG.length = 0;
       for (let u = 0; u < n; u++) {
-        const P = group[u];
-        const eP = e[u * k + P];
-        if (eP === 0) continue;
-        let best = 0;
-        let bestV = -1;
-        for (let Q = 0; Q < k; Q++) {
-          if (Q === P || minD[P * k + Q] === Infinity) continue;
-          const v = argD[P * k + Q];
-          const d = e[u * k + Q] - eP + minD[P * k + Q] - 2 * adjacent(u, v);
-          if (d < best) {
-            best = d;
-            bestV = v;
-          }
-        }
-        for (let p = off[u]; p < off[u + 1]; p++) {
-          const v = adj[p];
-          const Q = group[v];
-          if (Q === P) continue;
-          const d = e[u * k + Q] - eP + e[v * k + P] - e[v * k + Q] - 2;
-          if (d < best) {
-            best = d;
-            bestV = v;
-          }
-        }
-        if (bestV >= 0) {
+        if (e[u * k + group[u]] === 0) continue;
+        const v = bestFor(u);
+        if (v >= 0) {
           candU.push(u);
-          candV.push(bestV);
-          candG.push(best);
+          candV.push(v);
+          candG.push(bestGain);
         }
       }
       if (candU.length === 0) return;
@@ -138,12 +149,18 @@ export function antiCommunities(
       for (const i of idx) {
         const u = candU[i];
         const v = candV[i];
-        if (locked[u] === passId || locked[v] === passId || group[u] === group[v]) continue;
-        const d = delta(u, v);
-        if (d >= 0) continue;
-        swap(u, v);
+        if (e[u * k + group[u]] === 0) continue;
+        let w = v;
+        let d = group[u] === group[w] ? 0 : delta(u, w);
+        if (d >= 0) {
+          // stale candidate: re-evaluate u against the current state (argmins may be stale, so check exactly)
+          w = bestFor(u);
+          if (w < 0) continue;
+          d = delta(u, w);
+          if (d >= 0) continue;
+        }
+        swap(u, w);
         W += d;
-        locked[u] = locked[v] = passId;
         applied++;
       }
       if (applied === 0) return;
@@ -155,7 +172,7 @@ export function antiCommunities(
   const best = group.slice();
   const perturb = Math.max(2, Math.round(n * 0.02));
   for (let r = 0; r < opts.restarts && bestW > 0; r++) {
-    if (Date.now() - started > opts.budgetMs) break;
+    if (exhausted()) break;
     for (let t = 0; t < perturb; t++) {
       const u = opts.rng.int(n);
       const v = opts.rng.int(n);

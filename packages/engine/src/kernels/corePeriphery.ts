@@ -6,12 +6,12 @@
  *   index; the others random), then alternate (a) "sort by neighbour sums" moves (assign the largest C
  *   to the largest s_i = Σ_j A_ij C_j; accepted only if Q rises) and (b) label switching: for each node
  *   i the best rank swap with a node j (ΔQ = 2(C_j − C_i)(s_i − s_j) − 2A_ij(C_j − C_i)²), applied
- *   when ΔQ > 0, until a pass improves nothing. Candidates j: all nodes when n ≤ 1000, else the nodes
+ *   when ΔQ > 0, until a round improves nothing (at most 30 rounds, 5 sort moves each). Candidates j: all nodes when n ≤ 1000, else the nodes
  *   within a rank window (half-width ⌊10⁶/n⌋, at least 16). Best of `runs` runs.
  * kmConfig: Kojaku & Masuda (2018) core–periphery pairs, label switching on the configuration-model
  *   quality Q = (1/2M) Σ_c [2(E_cc + E_cp) − (D_c² + 2 D_c D_p)/(2M)] (c's core/periphery edge counts
  *   and degree sums): each node moves, as core or periphery, to its own, a neighbour's or a new pair
- *   when that raises Q; random order, until no move; best of `runs` runs.
+ *   when that raises Q; random order, until no move (at most 100 passes); best of `runs` runs.
  */
 import type { Rng } from './random.ts';
 
@@ -82,10 +82,10 @@ export function rombach(
     } else rng.shuffle(nodeAt);
     setFromOrder();
     let Q = quality();
-    for (let round = 0; round < 100; round++) {
+    for (let round = 0; round < 30; round++) {
       let improved = false;
       // (a) sort by neighbour sums
-      for (let it = 0; it < 20; it++) {
+      for (let it = 0; it < 5; it++) {
         tmp.set(nodeAt);
         const sorted = Array.from(nodeAt).sort((x, y) => s[x] - s[y] || rankOf[x] - rankOf[y]);
         nodeAt.set(sorted);
@@ -210,7 +210,7 @@ export function kmConfig(
       order[i] = i;
     }
     if (M2 === 0) break;
-    for (let pass = 0; pass < 200; pass++) {
+    for (let pass = 0; pass < 100; pass++) {
       rng.shuffle(order);
       let moves = 0;
       for (let t = 0; t < n; t++) {

@@ -14,6 +14,7 @@
  *   configuration-model quality (kernels/corePeriphery.ts), best of 10 seeded runs. `Core Periphery` =
  *   `Core 1..K` (1 = largest pair, ties by smallest first node index), `Coreness` 1 for core and 0 for
  *   periphery nodes, `meta.quality` = the KM_config quality. Isolated nodes get no value.
+ * Runs: 10, except on graphs with n + m > 10⁵, where ⌊10⁶/(n + m)⌋ (at least 2) keep the time bounded.
  * Deviations: `cpnet` optimises Rombach's Q by simulated annealing; we use label switching as
  * METRICS-EXTRA.md says. On graphs above 1,000 nodes a node's swap partners are limited to a rank
  * window (see the kernel). `alpha`/`beta` are accepted but unused for `multiple`.
@@ -49,6 +50,8 @@ interface Params {
 }
 
 const RUNS = 10;
+/** Runs on large graphs: ⌊10⁶/(n + m)⌋ clamped to 2..10 (10 up to ~100k nodes + edges). */
+const runsFor = (n: number, m: number) => Math.max(2, Math.min(RUNS, Math.floor(1e6 / (n + m + 1))));
 
 export const corePeriphery: NodeMetric<Params> = {
   id: 'corePeriphery',
@@ -62,13 +65,13 @@ export const corePeriphery: NodeMetric<Params> = {
     const n = g.n;
     const rng = createRng(ctx.seed);
     if (ctx.params.type === 'single') {
-      const r = rombach(n, g.outOff, g.outAdj, ctx.params.alpha, ctx.params.beta, RUNS, rng, ctx.checkpoint);
+      const r = rombach(n, g.outOff, g.outAdj, ctx.params.alpha, ctx.params.beta, runsFor(n, g.m), rng, ctx.checkpoint);
       return {
         values: { 'Core Periphery': new Array<string>(n).fill('Core 1'), Coreness: r.coreness },
         meta: { quality: r.quality },
       };
     }
-    const r = kmConfig(n, g.outOff, g.outAdj, RUNS, rng, ctx.checkpoint);
+    const r = kmConfig(n, g.outOff, g.outAdj, runsFor(n, g.m), rng, ctx.checkpoint);
     // label pairs by size over non-isolated nodes
     const isolated = (u: number) => g.outOff[u + 1] === g.outOff[u];
     let K = 0;
