@@ -5,6 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { runMetric } from '../packages/engine/src/metrics/run.ts';
 import { createRng } from '../packages/engine/src/kernels/random.ts';
+import { buildGraph } from '../packages/engine/src/graph/build.ts';
+import { louvain } from '../packages/engine/src/kernels/louvain.ts';
 import type { NetworkJSON } from '../packages/engine/src/graph/network-json.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -36,6 +38,14 @@ for (let rep = 0; rep < 3; rep++) {
   const out = runMetric({ metric: 'communities', network, networkDirected: false, params: {} });
   const ms = performance.now() - t0;
   if (out.kind === 'node') console.log(`engine communities: ${ms.toFixed(0)} ms total (incl. graph build), Q=${(out.meta.modularity as number).toFixed(4)}, K=${out.meta.communityCount}`);
+}
+for (let rep = 0; rep < 3; rep++) {
+  let t0 = performance.now();
+  const g = buildGraph(network, { directed: false, weight: null });
+  const tb = performance.now() - t0;
+  t0 = performance.now();
+  const res = louvain(g.n, g.outOff, g.outAdj, g.outW, { resolution: 1, maxSize: 0, threshold: 1e-7, seed: 12345 + rep });
+  console.log(`  buildGraph ${tb.toFixed(0)} ms, Louvain kernel ${(performance.now() - t0).toFixed(0)} ms, levels ${res.counts.join(' → ')}`);
 }
 if (process.argv.includes('--nx')) {
   const path = '/tmp/bench-communities-edges.txt';
