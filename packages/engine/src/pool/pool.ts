@@ -27,7 +27,7 @@ export interface MetricPoolOptions {
   queueSize: number;
   /** Time limit per job (ms), from acceptance. */
   timeoutMs: number;
-  /** How long after the deadline a worker that has not stopped by itself is terminated (default 500 ms). */
+  /** How long after the deadline a worker that has not stopped by itself is terminated (default 300 ms). */
   graceMs?: number;
   /** Node/edge limits for networkJSON parsed in workers. */
   limits?: RequestLimits;
@@ -43,6 +43,8 @@ export interface MetricJob {
   signal?: AbortSignal;
   /** Node count if known (stored networks): decides whether a splittable metric is split. */
   nodeCount?: number;
+  /** When the request arrived (ms since epoch): the time limit counts from here, upload and parsing included. Default: now. */
+  startedAt?: number;
 }
 
 export type JobResult = Exclude<RunReply, { ok: false } | { kind: 'partial' }>;
@@ -79,7 +81,7 @@ export class MetricPool {
     this.workers = opts.workers && opts.workers > 0 ? Math.floor(opts.workers) : availableParallelism();
     this.queueSize = Math.max(0, Math.floor(opts.queueSize));
     this.timeoutMs = opts.timeoutMs;
-    this.graceMs = opts.graceMs ?? 500;
+    this.graceMs = opts.graceMs ?? 300;
     this.limits = opts.limits ?? {};
     this.piscina = new Piscina({
       filename: opts.filename ?? new URL('./worker.ts', import.meta.url).href,
@@ -111,11 +113,11 @@ export class MetricPool {
     }
     if (job.signal?.aborted) throw new EngineError('CANCELLED', 'the request was cancelled');
     this.accepted++;
-    const deadline = Date.now() + this.timeoutMs;
+    const deadline = Math.min(Date.now(), job.startedAt ?? Infinity) + this.timeoutMs;
     const controller = new AbortController();
     const onAbort = () => controller.abort(CANCELLED);
     job.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => controller.abort(TIMEOUT), this.timeoutMs + this.graceMs);
+    const timer = setTimeout(() => controller.abort(TIMEOUT), Math.max(0, deadline - Date.now()) + this.graceMs);
     try {
       return await this.execute(job, deadline, controller.signal);
     } catch (err) {

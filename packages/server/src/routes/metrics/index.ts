@@ -105,7 +105,7 @@ export async function metricRoutes(app: FastifyInstance): Promise<void> {
   async function compute(request: FastifyRequest, reply: FastifyReply, metric: AnyMetric, network: TaskNetwork, extra: { writeBack?: boolean; nodeCount?: number }): Promise<JobResult | null> {
     const { signal, done } = disconnectSignal(reply);
     try {
-      return await app.metricPool.run({ metric: metric.id, network, signal, ...extra });
+      return await app.metricPool.run({ metric: metric.id, network, signal, startedAt: Date.now() - reply.elapsedTime, ...extra });
     } catch (err) {
       if (err instanceof EngineError && err.code === 'METRIC_TIMEOUT') {
         request.log.info({ metric: metric.id, limitMs: cfg.limits.metricTimeoutMs }, 'metric timed out');

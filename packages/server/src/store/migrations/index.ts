@@ -4,8 +4,9 @@
  * idempotent and safe to run from several processes (PostgreSQL: Kysely takes an advisory lock; SQLite:
  * the migration transaction is BEGIN IMMEDIATE, and a concurrent runner's busy error is retried).
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { sql, Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Database } from '../schema.ts';
+import { dialectOf } from '../db.ts';
 import * as m0001 from './0001-initial.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
@@ -30,7 +31,11 @@ function isBusy(err: unknown): boolean {
 
 /** Brings the schema to the latest version. Throws on failure (with the failing migration named). */
 export async function migrate(db: Kysely<Database>): Promise<MigrateResult> {
-  const migrator = new Migrator({ db, provider });
+  // PostgreSQL: pin Kysely's bookkeeping tables to the connection's schema. Without it Kysely's
+  // existence check looks across all schemas and, when another schema (another instance or test run)
+  // already has them, skips creating its own.
+  const schema = dialectOf(db) === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   let result: MigrationResultSet | undefined;
   for (let attempt = 0; ; attempt++) {
     result = await migrator.migrateToLatest();
