@@ -18,6 +18,7 @@ import { registerDecompression } from './http/decompress.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
+import { docsRoutes } from './routes/docs.ts';
 import { networkRoutes } from './routes/networks/index.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.get('/api/v2/openapi.json', { schema: { hide: true }, config: { auth: { skip: true } } }, async () => app.swagger());
 
   await app.register(healthRoutes);
+  await app.register(docsRoutes);
   await app.register(networkRoutes, { prefix: '/api/v2' });
   registerMetricPool(app, config);
   await app.register(metricRoutes, { prefix: '/api/v2' });

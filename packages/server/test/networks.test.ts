@@ -294,6 +294,10 @@ for (const dialect of DIALECTS) {
       assert.equal(doc.openapi, '3.1.0');
       assert.ok(doc.paths['/api/v2/networks'].post);
       assert.ok(doc.paths['/api/v2/networks/{id}'].get);
+      const page = await t.app.inject({ method: 'GET', url: '/docs/api/credentials' });
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /Deprecat|deprecat/);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/docs/..%2F..%2Fpackage' })).statusCode, 404);
       const nf = await t.app.inject({ method: 'GET', url: '/api/v2/nothing-here', headers: bearer(token) });
       assert.equal(nf.statusCode, 404);
       assert.equal(nf.json().code, 'NOT_FOUND');
