@@ -1,0 +1,6 @@
+/** @netloom/protocol — the typed contract between @netloom/embed (host page) and the embedded viewer. */
+export * from './messages.ts';
+export * from './commands.ts';
+export * from './events.ts';
+export * from './errors.ts';
+export type * from './types.ts';
