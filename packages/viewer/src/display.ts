@@ -1,0 +1,160 @@
+/**
+ * The DOM side of the viewer: graphology graph + sigma renderer driven by the engine's display arrays
+ * (node reducer), camera animations that resolve when they end, the node details panel and the legend.
+ */
+import { MultiGraph, MultiDirectedGraph } from 'graphology';
+import Sigma from 'sigma';
+import type { Camera } from '@netloom/protocol';
+import type { DisplayPort } from './engine.ts';
+import type { Display } from './layers.ts';
+import type { NetworkModel } from './model.ts';
+
+const ANIMATION_MS = 400;
+
+function race(p: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
+  });
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export class SigmaDisplay implements DisplayPort {
+  readonly graph: MultiGraph;
+  readonly renderer: Sigma;
+  #model: NetworkModel;
+  #display: Display | null = null;
+  #selected = new Set<number>();
+  #details: HTMLElement;
+  #legend: HTMLElement;
+  /** True while a command animates the camera (user-move detection ignores it). */
+  animating = false;
+
+  constructor(root: HTMLElement, model: NetworkModel) {
+    this.#model = model;
+    const stage = el('div', 'nl-stage');
+    this.#details = el('aside', 'nl-details');
+    this.#details.hidden = true;
+    this.#legend = el('div', 'nl-legend');
+    this.#legend.hidden = true;
+    root.append(stage, this.#legend, this.#details);
+    const graph: MultiGraph = model.directed ? new MultiDirectedGraph() : new MultiGraph({ type: 'undirected' });
+    model.ids.forEach((id, i) => graph.addNode(id, { x: model.x[i], y: model.y[i], label: model.labels[i], size: 6, color: '#5b6b8c' }));
+    for (const e of model.edges) graph.addEdge(model.ids[e.source], model.ids[e.target], { size: 1, color: '#c3c8d4' });
+    this.graph = graph;
+    this.renderer = new Sigma(graph, stage, {
+      renderEdgeLabels: false,
+      labelRenderedSizeThreshold: 8,
+      defaultEdgeType: model.directed ? 'arrow' : 'line',
+      zIndex: true,
+      nodeReducer: (node, data) => {
+        const d = this.#display;
+        const i = model.index.get(node);
+        if (!d || i === undefined) return data;
+        const selected = this.#selected.has(i);
+        return { ...data, hidden: d.hidden[i] === 1, color: d.color[i], size: d.size[i], highlighted: selected, forceLabel: selected, zIndex: selected ? 1 : 0 };
+      },
+    });
+  }
+
+  refresh(display: Display, selected: readonly number[]): void {
+    this.#display = display;
+    this.#selected = new Set(selected);
+    this.renderer.refresh();
+    this.#renderDetails(selected.length === 1 ? selected[0] : null);
+    this.#renderLegend(display);
+  }
+
+  #renderDetails(i: number | null): void {
+    const box = this.#details;
+    box.replaceChildren();
+    if (i === null) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.append(el('h2', 'nl-title', this.#model.labels[i]));
+    const dl = el('dl');
+    for (const [k, v] of Object.entries(this.#model.attributes[i])) {
+      if (k.startsWith('_') || k === 'name') continue; // `_` attributes are usable but not shown
+      dl.append(el('dt', undefined, k), el('dd', undefined, String(v)));
+    }
+    box.append(dl);
+    const img = this.#model.images[i];
+    if (img) {
+      const im = el('img', 'nl-image');
+      im.src = img;
+      im.alt = '';
+      im.referrerPolicy = 'no-referrer';
+      box.prepend(im);
+    }
+  }
+
+  #renderLegend(display: Display): void {
+    const box = this.#legend;
+    box.replaceChildren();
+    if (!display.legend) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.append(el('div', 'nl-legend-title', display.legend.attribute));
+    for (const entry of display.legend.entries) {
+      const row = el('div', 'nl-legend-row');
+      const swatch = el('span', 'nl-swatch');
+      swatch.style.background = entry.color;
+      row.append(swatch, el('span', undefined, entry.label));
+      box.append(row);
+    }
+  }
+
+  async #animate(state: Partial<Camera>, signal: AbortSignal): Promise<void> {
+    this.animating = true;
+    try {
+      await race(this.renderer.getCamera().animate(state, { duration: ANIMATION_MS, easing: 'quadraticInOut' }), signal);
+    } finally {
+      this.animating = false;
+    }
+  }
+
+  focus(index: number, ratio: number, signal: AbortSignal): Promise<void> {
+    const d = this.renderer.getNodeDisplayData(this.#model.ids[index]);
+    if (!d) return Promise.resolve();
+    return this.#animate({ x: d.x, y: d.y, ratio }, signal);
+  }
+
+  fit(indices: readonly number[] | null, signal: AbortSignal): Promise<void> {
+    const list = indices ?? this.#model.ids.map((_, i) => i).filter((i) => !this.#display?.hidden[i]);
+    if (list.length === 0) return Promise.resolve();
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const i of list) {
+      const d = this.renderer.getNodeDisplayData(this.#model.ids[i]);
+      if (!d) continue;
+      minX = Math.min(minX, d.x); maxX = Math.max(maxX, d.x);
+      minY = Math.min(minY, d.y); maxY = Math.max(maxY, d.y);
+    }
+    if (!Number.isFinite(minX)) return Promise.resolve();
+    const ratio = Math.min(1.2, Math.max(0.05, Math.max(maxX - minX, maxY - minY) * 1.3));
+    return this.#animate({ x: (minX + maxX) / 2, y: (minY + maxY) / 2, ratio, angle: 0 }, signal);
+  }
+
+  getCamera(): Camera {
+    const s = this.renderer.getCamera().getState();
+    return { x: s.x, y: s.y, ratio: s.ratio, angle: s.angle };
+  }
+
+  setCamera(camera: Camera, signal: AbortSignal): Promise<void> {
+    return this.#animate(camera, signal);
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Viewer entry point (browser). The embed page carries `data-session-id`, `data-host-origin` and
+ * `data-api-base` on #netloom-viewer. Sequence: hello → connect (private port) → launch token from the
+ * host → access token → session info + network → draw → `ready`. Requests that arrive before `ready`
+ * wait for it.
+ */
+import {
+  LIMITS, isMessageOfType, isProtocolMessage, message,
+  type EventMessage, type EventName, type HelloMessage, type HostToViewer, type RequestMessage, type TokenRequestMessage,
+} from '@netloom/protocol';
+import { ViewerApi } from './api.ts';
+import { SigmaDisplay } from './display.ts';
+import { ViewerEngine } from './engine.ts';
+import { CommandError, toWireError } from './errors.ts';
+import { buildModel } from './model.ts';
+import { TokenManager } from './tokens.ts';
+
+const root = document.getElementById('netloom-viewer') as HTMLElement;
+const sessionId = root.dataset.sessionId ?? '';
+const hostOrigin = root.dataset.hostOrigin || (location.ancestorOrigins?.length ? location.ancestorOrigins[0] : '');
+const apiBase = root.dataset.apiBase || location.origin;
+
+let port: MessagePort | null = null;
+let engine: ViewerEngine | null = null;
+let revisionBeforeReady = 0;
+const early: RequestMessage[] = [];
+const tokenWaiters = new Map<string, { resolve(t: string): void; reject(e: Error): void }>();
+let tokenCounter = 0;
+
+function post(m: object): void {
+  port?.postMessage(m);
+}
+
+function emit(name: EventName, payload: Record<string, unknown>): void {
+  post(message<EventMessage>({ type: 'event', name, payload: { revision: engine?.revision ?? revisionBeforeReady, ...payload } }));
+}
+
+function status(text: string, isError = false): void {
+  let box = root.querySelector<HTMLElement>('.nl-status');
+  if (!box) {
+    box = document.createElement('div');
+    box.className = 'nl-status';
+    root.append(box);
+  }
+  box.textContent = text;
+  box.classList.toggle('nl-error', isError);
+  box.hidden = text === '';
+}
+
+const api = new ViewerApi({ base: apiBase, sessionId });
+const tokens = new TokenManager({
+  requestLaunchToken: (reason) => new Promise<string>((resolve, reject) => {
+    if (!port) return reject(new CommandError('SESSION_EXPIRED', 'not connected to the host'));
+    const id = `t${++tokenCounter}`;
+    tokenWaiters.set(id, { resolve, reject });
+    post(message<TokenRequestMessage>({ type: 'token-request', id, reason }));
+  }),
+  exchange: (launchToken) => api.exchange(launchToken),
+});
+api.tokens = tokens;
+
+let expired = false;
+function expire(reason: string): void {
+  if (expired) return;
+  expired = true;
+  tokens.stop();
+  if (engine) engine.expire(reason);
+  else emit('session.expired', { reason });
+  for (const r of early.splice(0)) replyError(r, new CommandError('SESSION_EXPIRED', 'the session has ended'));
+  status('This session has ended.', true);
+}
+api.onExpired = expire;
+
+function replyError(req: RequestMessage, err: unknown): void {
+  post(message({ type: 'reply', id: req.id, ok: false, error: toWireError(err), revision: engine?.revision ?? revisionBeforeReady }));
+}
+
+let activeSinceBeat = false;
+function activity(): void {
+  activeSinceBeat = true;
+  tokens.activity();
+}
+
+async function onRequest(req: RequestMessage): Promise<void> {
+  activity();
+  if (expired) return replyError(req, new CommandError('SESSION_EXPIRED', 'the session has ended'));
+  if (!engine) {
+    if (early.length >= LIMITS.maxPending) return replyError(req, new CommandError('RATE_LIMITED', 'too many commands before the viewer was ready'));
+    early.push(req);
+    return;
+  }
+  post(await engine.handle(req));
+}
+
+function onPortMessage(data: unknown): void {
+  if (!isProtocolMessage(data)) return;
+  const m = data as HostToViewer;
+  if (m.type === 'request') void onRequest(m);
+  else if (m.type === 'token') {
+    const w = tokenWaiters.get(m.id);
+    if (!w) return;
+    tokenWaiters.delete(m.id);
+    if (m.ok) w.resolve(m.launchToken);
+    else w.reject(new CommandError('SESSION_EXPIRED', `the host gave no launch token: ${m.message}`));
+  }
+}
+
+async function load(): Promise<void> {
+  status('Loading…');
+  try {
+    await tokens.get();
+    const [session, net] = await Promise.all([api.sessionInfo(), api.network()]);
+    const model = buildModel({ networkId: net.networkId, name: net.name, directed: net.isDirected, json: net.json });
+    if (session.header === 'title') {
+      const header = document.createElement('header');
+      header.className = 'nl-header';
+      header.textContent = net.name;
+      root.prepend(header);
+      root.classList.add('nl-with-header');
+    }
+    const display = new SigmaDisplay(root, model);
+    const e = new ViewerEngine({ model, display, backend: api, emit: (name, payload) => emit(name, payload), session });
+    engine = e;
+    e.start();
+    // The viewer's own clicks go through the same queue as host commands.
+    display.renderer.on('clickNode', ({ node }) => {
+      activity();
+      const i = model.index.get(node);
+      if (i !== undefined) void e.viewerClick(i);
+    });
+    display.renderer.on('clickStage', () => {
+      activity();
+      if (e.selected.length) void e.viewerClick(null);
+    });
+    let moveTimer: ReturnType<typeof setTimeout> | null = null;
+    display.renderer.getCamera().on('updated', () => {
+      if (display.animating) return;
+      activity();
+      if (moveTimer) clearTimeout(moveTimer);
+      moveTimer = setTimeout(() => e.viewerCameraMoved(), 300);
+    });
+    // Activity heartbeat (keeps the session from ending for inactivity): once a minute, only when the
+    // viewer or host code was active in that minute.
+    root.addEventListener('pointerdown', () => activity());
+    root.addEventListener('wheel', () => activity(), { passive: true });
+    setInterval(() => {
+      if (expired || !activeSinceBeat) return;
+      activeSinceBeat = false;
+      api.heartbeat().catch(() => undefined);
+    }, 60_000);
+    status('');
+    e.emit('ready', { sessionId, networkId: model.networkId, nodeCount: model.ids.length, edgeCount: model.edges.length, protocolVersion: 1 });
+    for (const r of early.splice(0)) void onRequest(r);
+  } catch (err) {
+    const w = toWireError(err);
+    if (w.code === 'SESSION_EXPIRED') expire(w.message);
+    else {
+      status(`The network could not be loaded: ${w.message}`, true);
+      emit('error', { ...w });
+    }
+  }
+}
+
+// Handshake: say hello to the host origin until it connects a private port.
+function hello(): void {
+  if (!sessionId || !hostOrigin || window.parent === window) {
+    status('This page only works inside an embedding page.', true);
+    return;
+  }
+  let tries = 0;
+  const timer = setInterval(() => {
+    if (port || ++tries > 40) return clearInterval(timer);
+    window.parent.postMessage(message<HelloMessage>({ type: 'hello', sessionId }), hostOrigin);
+  }, 250);
+  window.parent.postMessage(message<HelloMessage>({ type: 'hello', sessionId }), hostOrigin);
+  window.addEventListener('message', (e) => {
+    if (e.source !== window.parent || e.origin !== hostOrigin) return;
+    if (!isMessageOfType(e.data, 'connect') || e.data.sessionId !== sessionId || !e.ports[0]) return;
+    if (port) return; // paired already; a second connect is ignored
+    port = e.ports[0];
+    port.onmessage = (m) => onPortMessage(m.data);
+    clearInterval(timer);
+    void load();
+  });
+}
+
+hello();

@@ -1,0 +1,137 @@
+/**
+ * The viewer's one graph model, built once from the session's network JSON: ids (as strings), labels
+ * (the `name` attribute, else the id), attributes, positions (x/y, or equally spread on a circle when
+ * absent), images, edges, attribute types. Immutable after build; layers and selection live in
+ * ViewerState and only produce display attributes (ARCHITECTURE convention 10). No DOM.
+ */
+import type { AttributeType, Attributes, NetworkInfo, NodeSummary } from '@netloom/protocol';
+
+export interface NetworkJsonNode {
+  id: string | number;
+  attributes?: Record<string, unknown>;
+  x?: number;
+  y?: number;
+  image?: { url?: string };
+}
+
+export interface NetworkJsonEdge {
+  id: string | number;
+  source: string | number;
+  target: string | number;
+  attributes?: Record<string, unknown>;
+}
+
+export interface NetworkJson {
+  nodes: NetworkJsonNode[];
+  edges?: NetworkJsonEdge[];
+}
+
+export interface ModelEdge {
+  id: string;
+  source: number;
+  target: number;
+  attributes: Attributes;
+}
+
+export interface NetworkModel {
+  networkId: string;
+  name: string;
+  directed: boolean;
+  ids: string[];
+  index: Map<string, number>;
+  labels: string[];
+  attributes: Attributes[];
+  x: Float64Array;
+  y: Float64Array;
+  images: (string | null)[];
+  edges: ModelEdge[];
+  /** Node attribute name → type (`number` when every present value is a Number). Sorted by name. */
+  nodeAttributeTypes: Map<string, AttributeType>;
+}
+
+function cleanAttributes(raw: Record<string, unknown> | undefined): Attributes {
+  const out: Attributes = {};
+  if (!raw) return out;
+  for (const [k, v] of Object.entries(raw)) {
+    if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+    else if (typeof v === 'string' && v !== '') out[k] = v;
+    else if (typeof v === 'boolean') out[k] = String(v);
+  }
+  return out;
+}
+
+export function buildModel(input: { networkId: string; name: string; directed?: boolean; json: NetworkJson }): NetworkModel {
+  const nodes = Array.isArray(input.json.nodes) ? input.json.nodes : [];
+  const n = nodes.length;
+  const ids: string[] = [];
+  const index = new Map<string, number>();
+  const labels: string[] = [];
+  const attributes: Attributes[] = [];
+  const images: (string | null)[] = [];
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  const types = new Map<string, AttributeType>();
+  const missing: number[] = [];
+  for (const node of nodes) {
+    const id = String(node.id);
+    if (index.has(id)) continue; // duplicates: first wins (the service refuses them on upload anyway)
+    const i = ids.length;
+    index.set(id, i);
+    ids.push(id);
+    const attrs = cleanAttributes(node.attributes);
+    attributes.push(attrs);
+    labels.push(attrs.name !== undefined ? String(attrs.name) : id);
+    images.push(typeof node.image?.url === 'string' && node.image.url !== '' ? node.image.url : null);
+    for (const [k, v] of Object.entries(attrs)) {
+      const t: AttributeType = typeof v === 'number' ? 'number' : 'string';
+      const prev = types.get(k);
+      types.set(k, prev === undefined ? t : prev === t ? t : 'string');
+    }
+    if (typeof node.x === 'number' && Number.isFinite(node.x) && typeof node.y === 'number' && Number.isFinite(node.y)) {
+      x[i] = node.x;
+      y[i] = node.y;
+    } else missing.push(i);
+  }
+  // Nodes without a position: equally spread on a circle.
+  const radius = Math.max(1, missing.length) * 2;
+  missing.forEach((i, k) => {
+    const a = (2 * Math.PI * k) / missing.length;
+    x[i] = radius * Math.cos(a);
+    y[i] = radius * Math.sin(a);
+  });
+  const edges: ModelEdge[] = [];
+  for (const e of input.json.edges ?? []) {
+    const s = index.get(String(e.source));
+    const t = index.get(String(e.target));
+    if (s === undefined || t === undefined) continue;
+    edges.push({ id: String(e.id), source: s, target: t, attributes: cleanAttributes(e.attributes) });
+  }
+  const sortedTypes = new Map([...types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return {
+    networkId: input.networkId,
+    name: input.name,
+    directed: input.directed ?? false,
+    ids,
+    index,
+    labels,
+    attributes,
+    x: x.subarray(0, ids.length),
+    y: y.subarray(0, ids.length),
+    images,
+    edges,
+    nodeAttributeTypes: sortedTypes,
+  };
+}
+
+export function networkInfo(model: NetworkModel): NetworkInfo {
+  return {
+    name: model.name,
+    nodeCount: model.ids.length,
+    edgeCount: model.edges.length,
+    nodeAttributes: [...model.nodeAttributeTypes].map(([name, type]) => ({ name, type })),
+  };
+}
+
+export function nodeSummary(model: NetworkModel, i: number): NodeSummary {
+  return { id: model.ids[i], label: model.labels[i], attributes: { ...model.attributes[i] } };
+}
