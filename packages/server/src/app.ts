@@ -19,8 +19,10 @@ import { registerAuth } from './http/auth.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { embedAssetRoutes } from './routes/embed-assets.ts';
 import { networkRoutes } from './routes/networks/index.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
+import { embedRoutes } from './routes/embed/index.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
 export interface AppDeps {
@@ -130,8 +132,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(healthRoutes);
   await app.register(docsRoutes);
+  await app.register(embedAssetRoutes);
   await app.register(networkRoutes, { prefix: '/api/v2' });
   registerMetricPool(app, config);
   await app.register(metricRoutes, { prefix: '/api/v2' });
+  await app.register(embedRoutes);
   return app;
 }

@@ -22,7 +22,7 @@ const apiBase = root.dataset.apiBase || location.origin;
 
 let port: MessagePort | null = null;
 let engine: ViewerEngine | null = null;
-let revisionBeforeReady = 0;
+const revisionBeforeReady = 0;
 const early: RequestMessage[] = [];
 const tokenWaiters = new Map<string, { resolve(t: string): void; reject(e: Error): void }>();
 let tokenCounter = 0;

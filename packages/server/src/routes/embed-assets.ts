@@ -1,0 +1,72 @@
+/**
+ * Static browser code: the SDK at `/sdk/embed.js` (ES module, CORS-open so any host page can import it)
+ * and the viewer's bundle at `/embed/assets/*`, both built by `npm run build` (esbuild) into
+ * packages/embed/dist and packages/viewer/public/assets. Also `renderViewerPage()`, the HTML of the embed
+ * page `/embed/:sessionId` (the route itself, with its CSP and checks, lives in routes/embed).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { readFile } from 'node:fs/promises';
+import { join, normalize, resolve, sep } from 'node:path';
+import { HttpProblem } from '../http/error-codes.ts';
+
+const PACKAGES = resolve(import.meta.dirname, '..', '..', '..');
+export const SDK_DIST = join(PACKAGES, 'embed', 'dist');
+export const VIEWER_ASSETS = join(PACKAGES, 'viewer', 'public', 'assets');
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+};
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The viewer page for one session. `hostOrigin` is the session's allowed host origin: the viewer only
+ * talks to a parent of that origin. No inline script or style, so the page works under a strict CSP
+ * (`default-src 'self'; img-src * data:` is enough: node images may come from anywhere).
+ */
+export function renderViewerPage(opts: { sessionId: string; hostOrigin: string; apiBase?: string; assetBase?: string }): string {
+  const assets = opts.assetBase ?? '/embed/assets';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Network viewer</title>
+<link rel="stylesheet" href="${escapeAttr(assets)}/viewer.css">
+<script type="module" src="${escapeAttr(assets)}/viewer.js"></script>
+</head>
+<body>
+<div id="netloom-viewer" data-session-id="${escapeAttr(opts.sessionId)}" data-host-origin="${escapeAttr(opts.hostOrigin)}"${opts.apiBase ? ` data-api-base="${escapeAttr(opts.apiBase)}"` : ''}></div>
+</body>
+</html>
+`;
+}
+
+async function sendFile(reply: FastifyReply, dir: string, name: string, extraHeaders: Record<string, string> = {}): Promise<FastifyReply> {
+  const file = normalize(join(dir, name));
+  const ext = /\.[a-z]+$/.exec(name)?.[0] ?? '';
+  if (!file.startsWith(dir + sep) || !/^[\w.-]+$/.test(name) || !TYPES[ext]) throw new HttpProblem('NOT_FOUND', 'no such file');
+  let body: Buffer;
+  try {
+    body = await readFile(file);
+  } catch {
+    throw new HttpProblem('NOT_FOUND', `no such file (has \`npm run build\` been run?)`);
+  }
+  reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
+  for (const [k, v] of Object.entries(extraHeaders)) reply.header(k, v);
+  return reply.type(TYPES[ext]).send(body);
+}
+
+export async function embedAssetRoutes(app: FastifyInstance): Promise<void> {
+  const open = { config: { auth: { skip: true } }, schema: { hide: true } };
+  const cors = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
+  app.get('/sdk/embed.js', open, (_request, reply) => sendFile(reply, SDK_DIST, 'embed.js', cors));
+  app.get('/sdk/:file', open, (request, reply) => sendFile(reply, SDK_DIST, (request.params as { file: string }).file, cors));
+  app.get('/embed/assets/:file', open, (request, reply) => sendFile(reply, VIEWER_ASSETS, (request.params as { file: string }).file));
+}
