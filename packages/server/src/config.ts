@@ -40,6 +40,37 @@ export interface Config {
   plans: Record<Plan, PlanLimits>;
   /** Create the first owner account on an empty database. */
   bootstrapOwner: boolean;
+  /** Embedding (API.md Embedding, DECISIONS.md §5); see docs/embedding-api.md. */
+  embed: EmbedConfig;
+}
+
+/** Hourly embedding limits of an organization (API.md Limits); the operator may override them per organization. */
+export interface EmbedLimits {
+  /** Provisioning, grants and session creation per organization per hour (600). */
+  provisioningPerHour: number;
+  /** Launch tokens issued per organization per hour (6,000). */
+  launchTokensPerHour: number;
+  /** Metric calculations in embedded sessions per organization per hour (3,000). */
+  metricsPerHour: number;
+  /** Launch-token redemptions per session per hour (60). */
+  redemptionsPerSessionPerHour: number;
+}
+
+export interface EmbedConfig {
+  /** Operator credential for /api/v2/operator/... (NETLOOM_OPERATOR_TOKEN); operator API off when null. */
+  operatorToken: string | null;
+  /** HMAC key for signed data links (NETLOOM_EMBED_SIGNING_KEY); else one generated and kept in the database. */
+  signingKey: string | null;
+  /** Prefix of every Redis key of the embedding state (NETLOOM_REDIS_PREFIX). */
+  redisPrefix: string;
+  launchTokenTtlMs: number;
+  accessTokenTtlMs: number;
+  dataLinkTtlMs: number;
+  inactivityMs: number;
+  /** Launch-token redemptions per IP address per hour (the "fixed ceiling"; 600). */
+  redemptionsPerIpPerHour: number;
+  /** Defaults for every organization. */
+  limits: EmbedLimits;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min = 0): number {
@@ -89,6 +120,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       partner: planLimits(env, 'partner', Infinity, Infinity, 500),
     },
     bootstrapOwner: env.NETLOOM_BOOTSTRAP_OWNER !== 'false',
+    embed: {
+      operatorToken: env.NETLOOM_OPERATOR_TOKEN || null,
+      signingKey: env.NETLOOM_EMBED_SIGNING_KEY || null,
+      redisPrefix: env.NETLOOM_REDIS_PREFIX || 'netloom:',
+      launchTokenTtlMs: int(env, 'NETLOOM_EMBED_LAUNCH_TOKEN_TTL_MS', 60_000, 1),
+      accessTokenTtlMs: int(env, 'NETLOOM_EMBED_ACCESS_TOKEN_TTL_MS', 15 * 60_000, 1),
+      dataLinkTtlMs: int(env, 'NETLOOM_EMBED_DATA_LINK_TTL_MS', 5 * 60_000, 1),
+      inactivityMs: int(env, 'NETLOOM_EMBED_INACTIVITY_MS', 30 * 60_000, 1),
+      redemptionsPerIpPerHour: int(env, 'NETLOOM_EMBED_REDEMPTIONS_PER_IP_PER_HOUR', 600, 1),
+      limits: {
+        provisioningPerHour: int(env, 'NETLOOM_EMBED_PROVISIONING_PER_HOUR', 600, 1),
+        launchTokensPerHour: int(env, 'NETLOOM_EMBED_LAUNCH_TOKENS_PER_HOUR', 6000, 1),
+        metricsPerHour: int(env, 'NETLOOM_EMBED_METRICS_PER_HOUR', 3000, 1),
+        redemptionsPerSessionPerHour: int(env, 'NETLOOM_EMBED_REDEMPTIONS_PER_SESSION_PER_HOUR', 60, 1),
+      },
+    },
     ...overrides,
   };
   return cfg;

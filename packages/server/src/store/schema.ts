@@ -100,6 +100,118 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/* ------------------------------------------------------------ embedding (0002) */
+
+export type ChatAccess = 'off' | 'presetOnly' | 'full';
+export type EmbedOrgPermission = 'Access-only' | 'Simplified Access-only' | 'Standard User';
+export type ManagedUserStatus = 'active' | 'deactivated';
+export type EmbedHeader = 'none' | 'title';
+export type EmbedTokenKind = 'launch' | 'access';
+
+/** Embedding settings of an organization (one row once anything was set; absent = defaults, disabled). */
+export interface EmbedSettingsTable {
+  org_id: string;
+  enabled: number;
+  seats: number;
+  /** JSON array of normalised origins (`https://host[:port]`). */
+  allowed_origins: string;
+  all_owned_networks: number;
+  disclosure_accepted_at: string | null;
+  /** Who accepted: `credential:<id>`, `cli`, ... */
+  disclosure_accepted_by: string | null;
+  /** JSON object: per-organization overrides of EmbedLimits (operator). */
+  limits: string;
+  modified: string;
+}
+
+/** The chosen embeddable networks when `all_owned_networks` is off. */
+export interface EmbedNetworksTable {
+  org_id: string;
+  network_id: string;
+  created: string;
+}
+
+/** Managed users: one row per `users` row of kind 'managed' (plus a membership with role = org_permission). */
+export interface EmbedUsersTable {
+  user_id: string;
+  org_id: string;
+  external_id: string;
+  chat_access: ChatAccess;
+  org_permission: EmbedOrgPermission;
+  read_only: number;
+  status: ManagedUserStatus;
+  created: string;
+  modified: string;
+  last_active_at: string | null;
+  deactivated_at: string | null;
+}
+
+export interface EmbedGrantsTable {
+  user_id: string;
+  network_id: string;
+  permission: SharePermission;
+  created: string;
+}
+
+export interface EmbedSessionsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  network_id: string;
+  origin: string;
+  /** JSON of the normalised `ui`. */
+  ui: string;
+  header: EmbedHeader;
+  max_minutes: number;
+  created: string;
+  expires_at: string;
+  /** Last viewer/bridge activity (database mode; Redis holds it when configured). */
+  last_activity_at: string;
+  ended_at: string | null;
+  ended_reason: string | null;
+}
+
+/** Launch and access tokens: only SHA-256 hex of the token is stored (database mode). */
+export interface EmbedTokensTable {
+  hash: string;
+  kind: EmbedTokenKind;
+  session_id: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Short leases (one metric at a time per session) in database mode. */
+export interface EmbedLocksTable {
+  key: string;
+  expires_at: string;
+}
+
+/** Saved views (EmbedView v1), per network. */
+export interface EmbedViewsTable {
+  id: string;
+  network_id: string;
+  name: string;
+  description: string;
+  /** JSON `{ layers, camera, display }`. */
+  data: string;
+  created_by: string | null;
+  created: string;
+  modified: string;
+}
+
+export interface EmbedAuditTable {
+  id: string;
+  org_id: string;
+  at: string;
+  /** `credential`, `managed_user`, `operator`, `cli`. */
+  actor_kind: string;
+  actor_id: string;
+  action: string;
+  target: string | null;
+  /** JSON object. */
+  details: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -115,4 +227,13 @@ export interface Database {
   network_shares: NetworkSharesTable;
   rate_limits: RateLimitsTable;
   meta: MetaTable;
+  embed_settings: EmbedSettingsTable;
+  embed_networks: EmbedNetworksTable;
+  embed_users: EmbedUsersTable;
+  embed_grants: EmbedGrantsTable;
+  embed_sessions: EmbedSessionsTable;
+  embed_tokens: EmbedTokensTable;
+  embed_locks: EmbedLocksTable;
+  embed_views: EmbedViewsTable;
+  embed_audit: EmbedAuditTable;
 }

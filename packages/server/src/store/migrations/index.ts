@@ -8,9 +8,11 @@ import { sql, Migrator, type Kysely, type Migration, type MigrationProvider, typ
 import type { Database } from '../schema.ts';
 import { dialectOf } from '../db.ts';
 import * as m0001 from './0001-initial.ts';
+import * as m0002 from './0002-embedding.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
+  '0002-embedding': m0002,
 });
 
 const provider: MigrationProvider = {

@@ -1,0 +1,29 @@
+/** Builds the embedding context of an app (Redis-backed when REDIS_URL is set) and route helpers. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Principal } from '../../domain/credentials.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { signingKeyLoader, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
+import { databaseEphemeralStore, redisEphemeralStore } from '../../store/embed-ephemeral.ts';
+
+export function createEmbedContext(app: FastifyInstance): EmbedContext {
+  const cfg = app.config;
+  let state = databaseEphemeralStore(app.database.db);
+  if (cfg.redisUrl) {
+    const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
+    redis.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'embedding redis connection error'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    state = redisEphemeralStore(redis, cfg.embed.redisPrefix);
+  }
+  return { db: app.database.db, config: cfg, state, now: () => app.now(), signingKey: signingKeyLoader(app.database.db, cfg) };
+}
+
+/** The organization of an organization-owned credential (embedding calls need one: API.md Authentication 7). */
+export function orgCredential(request: FastifyRequest): { principal: Principal; orgId: string; actor: Actor } {
+  const p = request.principal;
+  if (!p) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
+  if (!p.orgId) throw new DomainError('FORBIDDEN', 'embedding calls need an organization-owned credential with the embed:manage scope; this is a user credential');
+  return { principal: p, orgId: p.orgId, actor: { kind: 'credential', id: p.credentialId } };
+}

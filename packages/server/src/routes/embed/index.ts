@@ -1,0 +1,33 @@
+/**
+ * Everything of embedding over HTTP (issue 4): one plugin registered by app.ts.
+ * - /api/v2/embed/settings, /embed/users…, /embed/sessions…, /embed/audit — organization credential with
+ *   `embed:manage` (this file's siblings);
+ * - /api/v2/embed/sessions/:id/access-tokens, /api/v2/embed/viewer/…, /api/v2/embed/data/… — the viewer
+ *   (routes/viewer);
+ * - /embed/:sessionId — the embed page (routes/viewer/page.ts);
+ * - /api/v2/networks/:id/views and /api/v2/organization/members — ordinary credentials;
+ * - /api/v2/operator/… — the service operator (NETLOOM_OPERATOR_TOKEN).
+ */
+import type { FastifyInstance } from 'fastify';
+import { createEmbedContext } from './context.ts';
+import { settingsRoutes } from './settings.ts';
+import { managedUserRoutes } from './users.ts';
+import { sessionRoutes } from './sessions.ts';
+import { auditRoutes } from './audit.ts';
+import { operatorRoutes } from './operator.ts';
+import { orgMemberRoutes, networkViewRoutes } from './org.ts';
+import { viewerRoutes } from '../viewer/index.ts';
+import { embedPageRoutes } from '../viewer/page.ts';
+
+export async function embedRoutes(app: FastifyInstance): Promise<void> {
+  const ctx = createEmbedContext(app);
+  settingsRoutes(app, ctx);
+  managedUserRoutes(app, ctx);
+  sessionRoutes(app, ctx);
+  auditRoutes(app, ctx);
+  operatorRoutes(app, ctx);
+  orgMemberRoutes(app, ctx);
+  networkViewRoutes(app, ctx);
+  viewerRoutes(app, ctx);
+  embedPageRoutes(app, ctx);
+}

@@ -1,0 +1,59 @@
+/**
+ * Ordinary-credential routes that embedding adds:
+ * - `GET /api/v2/organization/members`: the organization's members for its admins (an organization
+ *   credential, or a user credential of an Owner/Admin), managed users flagged `embedded: true`;
+ * - `GET /api/v2/networks/:id/views`: the saved views of a network (`networks:read`, same visibility as
+ *   `GET /networks/:id`).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { EmbedContext } from '../../domain/embed-context.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { isOrgAdmin } from '../../domain/identity.ts';
+import { loadNetworkFor } from '../../domain/network-access.ts';
+import { listMembers } from '../../store/organizations.ts';
+import { managedFactsOfOrg } from '../../store/embed-users.ts';
+import { listViews } from '../../store/embed-views.ts';
+import { presentView } from '../../presenters/embed.ts';
+
+export function orgMemberRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+  app.get(
+    '/api/v2/organization/members',
+    { config: { auth: {} }, schema: { summary: "The organization's members (managed users flagged embedded)", tags: ['organization'] } },
+    async (request) => {
+      const p = request.principal!;
+      const orgId = p.orgId ?? (isOrgAdmin(p.membership) ? p.membership!.org_id : null);
+      if (!orgId) throw new DomainError('FORBIDDEN', 'only organization admins (Owner or Admin) or organization credentials may list members');
+      const [members, managed] = await Promise.all([listMembers(ctx.db, orgId), managedFactsOfOrg(ctx.db, orgId)]);
+      return {
+        members: members.map((m) => {
+          const e = managed.get(m.user.id);
+          return {
+            _id: m.user.id,
+            name: m.user.name,
+            email: m.user.email,
+            role: m.role,
+            joined: m.joined,
+            embedded: e !== undefined,
+            ...(e ? { externalId: e.external_id, embedStatus: e.status } : {}),
+          };
+        }),
+      };
+    },
+  );
+}
+
+export function networkViewRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+  app.get(
+    '/api/v2/networks/:id/views',
+    {
+      config: { auth: { resource: 'networks', anonymous: true } },
+      schema: { summary: "A network's saved views (EmbedView v1)", tags: ['networks'], params: Type.Object({ id: Type.String() }) },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      await loadNetworkFor(ctx.db, request.principal, id, 'read');
+      return (await listViews(ctx.db, id)).map(presentView);
+    },
+  );
+}

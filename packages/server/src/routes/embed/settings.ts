@@ -1,0 +1,31 @@
+/** GET/PUT /api/v2/embed/settings (organization admins: organization credential with embed:manage). */
+import type { FastifyInstance } from 'fastify';
+import type { EmbedContext } from '../../domain/embed-context.ts';
+import { requireEnabled } from '../../domain/embed-context.ts';
+import { settingsView, updateSettings } from '../../domain/embed-settings.ts';
+import { orgCredential } from './context.ts';
+
+const auth = { resource: 'embed', action: 'manage' } as const;
+
+export function settingsRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+  app.get(
+    '/api/v2/embed/settings',
+    { config: { auth }, schema: { summary: 'Embedding settings of the organization (readable also while embedding is off)', tags: ['embedding'] } },
+    async (request) => settingsView(ctx, orgCredential(request).orgId),
+  );
+  app.put(
+    '/api/v2/embed/settings',
+    {
+      config: { auth },
+      schema: {
+        summary: 'Change allowedOrigins, allOwnedNetworks, embeddableNetworkIds, dataDisclosureAccepted (any subset)',
+        tags: ['embedding'],
+      },
+    },
+    async (request) => {
+      const { orgId, actor } = orgCredential(request);
+      await requireEnabled(ctx, orgId);
+      return updateSettings(ctx, orgId, actor, request.body);
+    },
+  );
+}

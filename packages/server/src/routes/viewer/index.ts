@@ -1,0 +1,235 @@
+/**
+ * The viewer API (issue 4 item 4), used by the embedded viewer page with its access token
+ * (`Authorization: Bearer nla_…`; `config.auth.skip`, authenticated here):
+ *   POST /api/v2/embed/sessions/:sessionId/access-tokens  { launchToken } → { accessToken, expiresAt }
+ *   GET  /api/v2/embed/viewer/session                      session info (display name, capabilities, network, ui, expiry)
+ *   GET  /api/v2/embed/viewer/network                      network metadata + signed data link (5 min)
+ *   GET  /api/v2/embed/data/:sessionId?network&exp&sig     the network JSON behind a signed link (no bearer)
+ *   GET  /api/v2/embed/viewer/views[/:viewId]              saved views of the network
+ *   POST /api/v2/embed/viewer/views                        save (Edit; billing.maxViews)
+ *   PUT  /api/v2/embed/viewer/views/:viewId                update (Edit)
+ *   POST /api/v2/embed/viewer/metrics/:kind/:metricId      run a metric on the session's network
+ *   POST /api/v2/embed/viewer/heartbeat                    activity
+ * Every call first checks that the session still lives (410 SESSION_EXPIRED otherwise) and counts as
+ * activity. Responses are never cached and carry `Referrer-Policy: no-referrer`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { Type } from 'typebox';
+import { metrics } from '@netloom/engine';
+import { parseMetricRequest } from '@netloom/engine/pool/index.ts';
+import type { EmbedContext } from '../../domain/embed-context.ts';
+import { audit, checkRate, limitsOf, RateLimitedError } from '../../domain/embed-context.ts';
+import { authenticateViewer, exchangeLaunchToken, type LiveSession } from '../../domain/embed-sessions.ts';
+import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
+import { signDataLink, verifyDataLink } from '../../domain/embed-tokens.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { METRIC_PLANS } from '../../domain/identity.ts';
+import { getNetwork, getNetworkJSONGzip } from '../../store/networks.ts';
+import { getOrganizationById } from '../../store/organizations.ts';
+import { presentView } from '../../presenters/embed.ts';
+
+const gunzipAsync = promisify(gunzip);
+const skip = { auth: { skip: true } };
+const tags = ['embedded viewer'];
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  return /\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? ''));
+}
+
+export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+  const viewer = (request: FastifyRequest) => authenticateViewer(ctx, request.headers.authorization);
+
+  app.addHook('onSend', async (request, reply) => {
+    const url = request.url;
+    if (url.startsWith('/api/v2/embed/viewer/') || url.startsWith('/api/v2/embed/data/') || /^\/api\/v2\/embed\/sessions\/[^/]+\/access-tokens/.test(url)) {
+      reply.header('cache-control', 'no-store');
+      reply.header('referrer-policy', 'no-referrer');
+    }
+  });
+
+  app.post(
+    '/api/v2/embed/sessions/:sessionId/access-tokens',
+    {
+      config: skip,
+      schema: {
+        summary: 'Exchange a launch token (single use, 60 s) for an access token (15 min)',
+        tags,
+        params: Type.Object({ sessionId: Type.String() }),
+        body: Type.Object({ launchToken: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const { sessionId } = request.params as { sessionId: string };
+      return exchangeLaunchToken(ctx, sessionId, (request.body as { launchToken: string }).launchToken, request.ip);
+    },
+  );
+
+  app.get('/api/v2/embed/viewer/session', { config: skip, schema: { summary: 'Session info for session.info()', tags } }, async (request) => {
+    const live = await viewer(request);
+    const net = await getNetwork(ctx.db, live.session.network_id);
+    const edit = live.permission === 'Edit';
+    return {
+      sessionId: live.session.id,
+      displayName: live.user.display_name,
+      externalId: live.user.external_id,
+      orgPermission: live.user.org_permission,
+      capabilities: {
+        view: true,
+        edit,
+        saveViews: edit,
+        runMetrics: true,
+        chat: live.ui.aiChat ? live.user.chat_access : 'off',
+      },
+      chatAccess: live.user.chat_access,
+      network: { networkId: live.session.network_id, name: net?.name ?? '', permission: live.permission },
+      networkIds: [live.session.network_id],
+      ui: live.ui,
+      header: live.session.header,
+      origin: live.session.origin,
+      expiresAt: live.session.expires_at,
+      accessTokenExpiresAt: new Date(live.accessTokenExpiresAt).toISOString(),
+    };
+  });
+
+  app.post('/api/v2/embed/viewer/heartbeat', { config: skip, schema: { summary: 'Record viewer activity', tags } }, async (request) => {
+    const live = await viewer(request);
+    return {
+      expiresAt: live.session.expires_at,
+      idleExpiresAt: new Date(ctx.now() + ctx.config.embed.inactivityMs).toISOString(),
+      accessTokenExpiresAt: new Date(live.accessTokenExpiresAt).toISOString(),
+    };
+  });
+
+  app.get('/api/v2/embed/viewer/network', { config: skip, schema: { summary: 'Network metadata and a signed data link valid 5 minutes', tags } }, async (request) => {
+    const live = await viewer(request);
+    const net = await getNetwork(ctx.db, live.session.network_id);
+    if (!net) throw new DomainError('NOT_FOUND', 'the network no longer exists');
+    const exp = ctx.now() + ctx.config.embed.dataLinkTtlMs;
+    const sig = signDataLink(await ctx.signingKey(), live.session.id, net.id, exp);
+    return {
+      _id: net.id,
+      name: net.name,
+      description: net.description,
+      isDirected: net.is_directed === 1,
+      nodeCount: net.node_count,
+      edgeCount: net.edge_count,
+      networkUUID: net.network_uuid,
+      modified: net.modified,
+      billing: { maxViews: net.max_views },
+      dataUrl: `${ctx.config.publicUrl}/api/v2/embed/data/${live.session.id}?network=${net.id}&exp=${exp}&sig=${sig}`,
+      dataUrlExpiresAt: new Date(exp).toISOString(),
+    };
+  });
+
+  app.get(
+    '/api/v2/embed/data/:sessionId',
+    {
+      config: skip,
+      schema: {
+        summary: 'The network JSON behind a signed link (valid 5 minutes, also after revocation)',
+        tags,
+        params: Type.Object({ sessionId: Type.String() }),
+        querystring: Type.Object({ network: Type.String(), exp: Type.String({ pattern: '^[0-9]{1,16}$' }), sig: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply: FastifyReply) => {
+      const { sessionId } = request.params as { sessionId: string };
+      const q = request.query as { network: string; exp: string; sig: string };
+      if (!verifyDataLink(await ctx.signingKey(), sessionId, q.network, Number(q.exp), q.sig, ctx.now())) {
+        throw new DomainError('FORBIDDEN', 'this data link is invalid or has expired; ask the viewer API for a new one');
+      }
+      const stored = await getNetworkJSONGzip(ctx.db, q.network);
+      if (!stored) throw new DomainError('NOT_FOUND', 'the network no longer exists');
+      reply.type('application/json; charset=utf-8');
+      if (acceptsGzip(request)) {
+        reply.header('content-encoding', 'gzip');
+        reply.header('vary', 'accept-encoding');
+        return reply.send(stored.gz);
+      }
+      return reply.send(await gunzipAsync(stored.gz));
+    },
+  );
+
+  app.get('/api/v2/embed/viewer/views', { config: skip, schema: { summary: "The network's saved views", tags } }, async (request) => {
+    const live = await viewer(request);
+    return (await viewsOfSession(ctx, live)).map(presentView);
+  });
+
+  app.get('/api/v2/embed/viewer/views/:viewId', { config: skip, schema: { summary: 'One saved view (views.open)', tags, params: Type.Object({ viewId: Type.String() }) } }, async (request) => {
+    const live = await viewer(request);
+    return presentView(await viewOfSession(ctx, live, (request.params as { viewId: string }).viewId));
+  });
+
+  app.post('/api/v2/embed/viewer/views', { config: skip, schema: { summary: 'Save the current state as a new view (Edit)', tags } }, async (request, reply) => {
+    const live = await viewer(request);
+    return reply.code(201).send(presentView(await saveView(ctx, live, request.body)));
+  });
+
+  app.put('/api/v2/embed/viewer/views/:viewId', { config: skip, schema: { summary: 'Save the current state onto a view (Edit)', tags, params: Type.Object({ viewId: Type.String() }) } }, async (request) => {
+    const live = await viewer(request);
+    return presentView(await updateSavedView(ctx, live, (request.params as { viewId: string }).viewId, request.body));
+  });
+
+  app.post(
+    '/api/v2/embed/viewer/metrics/:kind/:metricId',
+    {
+      config: skip,
+      schema: {
+        summary: "Run a metric on the session's network (values returned, not written; one at a time per session; counted per organization)",
+        tags,
+        params: Type.Object({ kind: Type.Union([Type.Literal('network'), Type.Literal('nodes')]), metricId: Type.String() }),
+      },
+    },
+    async (request, reply) => runViewerMetric(app, ctx, await viewer(request), request, reply),
+  );
+}
+
+/**
+ * A viewer's metric run through the metric service's worker pool (`app.metricPool`, routes/metrics):
+ * on the stored network, never written back (the viewer may have View only; results go to the viewer's
+ * own display, like a `networkJSON` call: `{ values, meta }` or a bare number). Checks: organization
+ * plan, then the per-organization hourly allowance, then one run at a time per session.
+ */
+async function runViewerMetric(app: FastifyInstance, ctx: EmbedContext, live: LiveSession, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { kind, metricId } = request.params as { kind: 'network' | 'nodes'; metricId: string };
+  const metric = metrics.get(metricId);
+  if (!metric || (metric.kind === 'network') !== (kind === 'network')) throw new DomainError('NOT_FOUND', `no metric ${kind}/${metricId}`);
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError('INVALID_ARGS', 'body must be an object of metric parameters');
+  for (const k of ['networkId', 'networkJSON', 'isDirected']) {
+    if (k in body) throw new DomainError('INVALID_ARGS', `${k}: the viewer computes on the session's network only`, [{ path: `/${k}`, message: 'is not accepted here' }]);
+  }
+  const org = await getOrganizationById(ctx.db, live.session.org_id);
+  if (!org || !METRIC_PLANS.includes(org.plan)) throw new DomainError('PLAN_REQUIRED', 'metrics need an Enterprise or Partner plan for the organization');
+  const req = parseMetricRequest(metric, { ...body, networkId: live.session.network_id }, { maxNodes: ctx.config.limits.maxNodes, maxEdges: ctx.config.limits.maxEdges });
+  await checkRate(ctx, `org:${live.session.org_id}:metrics`, limitsOf(ctx, live.settings).metricsPerHour, 'embedded metric calculations');
+  const lockKey = `session:${live.session.id}:metric`;
+  if (!(await ctx.state.acquire(lockKey, ctx.config.limits.metricTimeoutMs + 10_000, ctx.now()))) {
+    throw new RateLimitedError('one metric calculation at a time per session; another one is running', 1);
+  }
+  try {
+    const net = await getNetwork(ctx.db, live.session.network_id);
+    const stored = await getNetworkJSONGzip(ctx.db, live.session.network_id);
+    if (!net || !stored) throw new DomainError('NOT_FOUND', 'the network no longer exists');
+    const text = new Uint8Array(await gunzipAsync(stored.gz));
+    const result = await app.metricPool.run({
+      metric: metric.id,
+      network: { kind: 'stored', text, networkDirected: net.is_directed === 1, params: req.params },
+      writeBack: false,
+      nodeCount: net.node_count,
+      startedAt: Date.now() - reply.elapsedTime,
+    });
+    if (result.kind === 'deferred' || !result.response) throw new Error('unexpected metric reply');
+    await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {
+      sessionId: live.session.id,
+      networkId: live.session.network_id,
+      metric: metric.id,
+    });
+    const r = result.response;
+    return reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(r.buffer, r.byteOffset, r.byteLength));
+  } finally {
+    await ctx.state.release(lockKey);
+  }
+}
