@@ -4,12 +4,12 @@ import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { listAudit } from '../../store/embed-audit.ts';
 import { presentAudit } from '../../presenters/embed.ts';
-import { orgCredential } from './context.ts';
+import { orgCredential, paging } from './context.ts';
 
 const Query = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    limit: Type.Optional(Type.String({ description: '1 to 500, default 50' })),
+    offset: Type.Optional(Type.String({ description: 'default 0' })),
     action: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: false },
@@ -21,9 +21,8 @@ export function auditRoutes(app: FastifyInstance, ctx: EmbedContext): void {
     { config: { auth: { resource: 'embed', action: 'manage' } }, schema: { summary: 'Embedding audit log (newest first)', tags: ['embedding'], querystring: Query } },
     async (request) => {
       const { orgId } = orgCredential(request);
-      const q = request.query as { limit?: number; offset?: number; action?: string };
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const q = request.query as { limit?: string; offset?: string; action?: string };
+      const { limit, offset } = paging(q);
       const { total, rows } = await listAudit(ctx.db, orgId, { limit, offset, action: q.action });
       return { total, offset, limit, entries: rows.map(presentAudit) };
     },

@@ -27,3 +27,18 @@ export function orgCredential(request: FastifyRequest): { principal: Principal; 
   if (!p.orgId) throw new DomainError('FORBIDDEN', 'embedding calls need an organization-owned credential with the embed:manage scope; this is a user credential');
   return { principal: p, orgId: p.orgId, actor: { kind: 'credential', id: p.credentialId } };
 }
+
+/** `limit` (1..max, default 50) and `offset` (≥ 0, default 0) of a query string (no type coercion in this app). */
+export function paging(q: { limit?: string; offset?: string }, max = 500): { limit: number; offset: number } {
+  const problems: { path: string; message: string }[] = [];
+  const num = (v: string | undefined, def: number, min: number, maxV: number, name: string) => {
+    if (v === undefined) return def;
+    const n = /^[0-9]{1,9}$/.test(v) ? Number(v) : NaN;
+    if (!(n >= min && n <= maxV)) problems.push({ path: `/query/${name}`, message: `must be a whole number from ${min} to ${maxV}` });
+    return n;
+  };
+  const limit = num(q.limit, 50, 1, max, 'limit');
+  const offset = num(q.offset, 0, 0, 1e9, 'offset');
+  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1).replace('/', '.')}: ${problems[0].message}`, problems);
+  return { limit, offset };
+}

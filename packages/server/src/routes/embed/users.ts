@@ -13,7 +13,7 @@ import {
   removeGrant,
 } from '../../domain/embed-users.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
-import { orgCredential } from './context.ts';
+import { orgCredential, paging } from './context.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 const tags = ['embedding'];
@@ -22,8 +22,8 @@ const GrantParams = Type.Object({ externalId: Type.String(), networkId: Type.Str
 const ListQuery = Type.Object(
   {
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('deactivated')])),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    limit: Type.Optional(Type.String({ description: '1 to 500, default 50' })),
+    offset: Type.Optional(Type.String({ description: 'default 0' })),
   },
   { additionalProperties: false },
 );
@@ -61,8 +61,8 @@ export function managedUserRoutes(app: FastifyInstance, ctx: EmbedContext): void
     { config: { auth }, schema: { summary: 'List managed users (status, limit ≤ 500, offset; oldest first)', tags, querystring: ListQuery } },
     async (request) => {
       const { orgId } = orgCredential(request);
-      const q = request.query as { status?: 'active' | 'deactivated'; limit?: number; offset?: number };
-      const page = await listManagedUsersPage(ctx, orgId, { status: q.status, limit: q.limit ?? 50, offset: q.offset ?? 0 });
+      const q = request.query as { status?: 'active' | 'deactivated'; limit?: string; offset?: string };
+      const page = await listManagedUsersPage(ctx, orgId, { status: q.status, ...paging(q) });
       return { total: page.total, offset: page.offset, limit: page.limit, users: page.users.map(presentManagedUser) };
     },
   );

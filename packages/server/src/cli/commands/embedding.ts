@@ -1,0 +1,108 @@
+/**
+ * netloom embedding enable | disable | show | settings | limits — the service operator's levers
+ * (enablement, managed-user seats, per-organization limit overrides) and the organization settings,
+ * applied directly on the database (the server sees them on its next request; with Redis configured the
+ * changes still live in the database, which every instance reads).
+ */
+import type { Kysely } from 'kysely';
+import type { CliCommand, CliContext } from '../context.ts';
+import { list } from '../context.ts';
+import type { Database } from '../../store/schema.ts';
+import { resolveOrganization } from '../../domain/identity.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { setEnablement, settingsView, updateSettings } from '../../domain/embed-settings.ts';
+import { signingKeyLoader, type EmbedContext } from '../../domain/embed-context.ts';
+import { databaseEphemeralStore } from '../../store/embed-ephemeral.ts';
+
+const cli = { kind: 'cli' as const, id: 'cli' };
+
+function embedContext(ctx: CliContext, db: Kysely<Database>): EmbedContext {
+  return { db, config: ctx.config, state: databaseEphemeralStore(db), now: Date.now, signingKey: signingKeyLoader(db, ctx.config) };
+}
+
+function wholeNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new DomainError('INVALID_ARGS', `${name}: must be a whole number, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+function onOff(value: string): boolean {
+  if (['on', 'true', 'yes'].includes(value)) return true;
+  if (['off', 'false', 'no'].includes(value)) return false;
+  throw new DomainError('INVALID_ARGS', `expected on or off, got ${JSON.stringify(value)}`);
+}
+
+export const embeddingCommand: CliCommand = {
+  name: 'embedding',
+  register(program, ctx) {
+    const group = program.command('embedding').description('embedding: enablement and seats (operator), organization settings, limit overrides');
+    const withOrg = async <T>(org: string, fn: (e: EmbedContext, orgId: string) => Promise<T>) =>
+      ctx.run(async (db) => {
+        const o = await resolveOrganization(db, org);
+        return { orgId: o.id, ...(await fn(embedContext(ctx, db), o.id)) };
+      });
+
+    group
+      .command('enable')
+      .description('enable embedding for an organization, optionally setting its managed-user seats')
+      .requiredOption('--org <org>', 'organization id or name')
+      .option('--seats <n>', 'number of managed-user seats', wholeNumber('seats'))
+      .action((o: { org: string; seats?: number }) => withOrg(o.org, (e, orgId) => setEnablement(e, orgId, cli, { enabled: true, seats: o.seats })));
+
+    group
+      .command('disable')
+      .description('disable embedding (ends every session of the organization at once)')
+      .requiredOption('--org <org>', 'organization id or name')
+      .action((o: { org: string }) => withOrg(o.org, (e, orgId) => setEnablement(e, orgId, cli, { enabled: false })));
+
+    group
+      .command('show')
+      .description("show an organization's embedding settings, seats and effective limits")
+      .requiredOption('--org <org>', 'organization id or name')
+      .action((o: { org: string }) => withOrg(o.org, (e, orgId) => settingsView(e, orgId)));
+
+    group
+      .command('settings')
+      .description('change allowed origins, embeddable networks and the data-disclosure acknowledgement')
+      .requiredOption('--org <org>', 'organization id or name')
+      .option('--origins <list>', 'allowed host origins, comma-separated (exact scheme://host[:port]); "" for none')
+      .option('--all-owned-networks <on|off>', '"All owned networks" embeddable', onOff)
+      .option('--networks <ids>', 'the chosen embeddable network ids, comma-separated; "" for none')
+      .option('--accept-data-disclosure', 'record the data-disclosure acknowledgement')
+      .option('--withdraw-data-disclosure', 'withdraw it (no network is embeddable without it)')
+      .action((o: { org: string; origins?: string; allOwnedNetworks?: boolean; networks?: string; acceptDataDisclosure?: boolean; withdrawDataDisclosure?: boolean }) =>
+        withOrg(o.org, (e, orgId) => {
+          const body: Record<string, unknown> = {};
+          if (o.origins !== undefined) body.allowedOrigins = list(o.origins);
+          if (o.allOwnedNetworks !== undefined) body.allOwnedNetworks = o.allOwnedNetworks;
+          if (o.networks !== undefined) body.embeddableNetworkIds = list(o.networks);
+          if (o.acceptDataDisclosure) body.dataDisclosureAccepted = true;
+          if (o.withdrawDataDisclosure) body.dataDisclosureAccepted = false;
+          return updateSettings(e, orgId, cli, body);
+        }),
+      );
+
+    group
+      .command('limits')
+      .description('per-organization overrides of the hourly embedding limits (operator)')
+      .requiredOption('--org <org>', 'organization id or name')
+      .option('--provisioning <n>', 'provisioning, grants and session creation per hour (default 600)', wholeNumber('provisioning'))
+      .option('--launch-tokens <n>', 'launch tokens per hour (default 6000)', wholeNumber('launch-tokens'))
+      .option('--metrics <n>', 'embedded metric calculations per hour (default 3000)', wholeNumber('metrics'))
+      .option('--redemptions <n>', 'launch-token redemptions per session per hour (default 60)', wholeNumber('redemptions'))
+      .option('--reset', 'remove every override (back to the defaults)')
+      .action((o: { org: string; provisioning?: number; launchTokens?: number; metrics?: number; redemptions?: number; reset?: boolean }) =>
+        withOrg(o.org, (e, orgId) => {
+          const limits: Record<string, number | null> = {};
+          if (o.reset) for (const k of ['provisioningPerHour', 'launchTokensPerHour', 'metricsPerHour', 'redemptionsPerSessionPerHour']) limits[k] = null;
+          if (o.provisioning !== undefined) limits.provisioningPerHour = o.provisioning;
+          if (o.launchTokens !== undefined) limits.launchTokensPerHour = o.launchTokens;
+          if (o.metrics !== undefined) limits.metricsPerHour = o.metrics;
+          if (o.redemptions !== undefined) limits.redemptionsPerSessionPerHour = o.redemptions;
+          return setEnablement(e, orgId, cli, { limits });
+        }),
+      );
+  },
+};
