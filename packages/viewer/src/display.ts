@@ -55,7 +55,7 @@ export class SigmaDisplay implements DisplayPort {
     this.graph = graph;
     this.renderer = new Sigma(graph, stage, {
       renderEdgeLabels: false,
-      labelRenderedSizeThreshold: 8,
+      labelRenderedSizeThreshold: 4,
       defaultEdgeType: model.directed ? 'arrow' : 'line',
       zIndex: true,
       nodeReducer: (node, data) => {

@@ -147,8 +147,10 @@ export function makeLayer(model: NetworkModel, operation: 'Filter' | 'Color' | '
       }
       if (attType !== 'number') throw new CommandError('INVALID_ARGS', `${a.attribute} is categorical; filter it by values`);
       if (typeof a.min === 'number' && typeof a.max === 'number' && a.min > a.max) throw new CommandError('INVALID_ARGS', 'min is greater than max');
-      if (typeof a.min === 'number') layer.min = a.min;
-      if (typeof a.max === 'number') layer.max = a.max;
+      // Stored layers carry both bounds (EmbedView v1): an open end becomes the attribute's extreme.
+      const [lo, hi] = numericRange(model, a.attribute);
+      layer.min = typeof a.min === 'number' ? a.min : lo;
+      layer.max = typeof a.max === 'number' ? a.max : hi;
     }
   }
   return layer;
