@@ -106,3 +106,31 @@ test('parameters are validated: unknown keys and out-of-range kPercent are refus
   assert.throws(() => runMetric({ metric: 'harmonicCentrality', network: net, networkDirected: true, params: { normalized: true } }));
   assert.throws(() => runMetric({ metric: 'diameter', network: net, networkDirected: true, params: { metricEdgeWeights: true } }));
 });
+
+test('Dijkstra kernels: bucket queue (small integer weights) agrees with the binary heap (same weights halved)', async () => {
+  const { brandes: br, load: ld } = await import('../src/kernels/brandes.ts');
+  const { dijkstraQueue, BucketQueue, IndexedHeap } = await import('../src/kernels/sssp.ts');
+  for (const directed of [true, false]) {
+    const net = randomNetwork(250, 700, 17);
+    const gi = buildGraph(net, { directed, weight: 'weight', selfLoops: false });
+    // halving keeps every tie exact but makes odd weights fractional: the kernels fall back to the heap
+    const gh = { ...gi, outW: gi.outW.map((x) => x / 2), inW: gi.inW.map((x) => x / 2) };
+    assert.ok(dijkstraQueue(gi.n, gi.outW) instanceof BucketQueue);
+    assert.ok(dijkstraQueue(gh.n, gh.outW) instanceof IndexedHeap);
+    const src = allNodes(gi.n);
+    const [b1, b2, l1, l2] = [0, 0, 0, 0].map(() => new Float64Array(gi.n));
+    br(gi, src, b1);
+    br(gh, src, b2);
+    ld(gi, src, l1);
+    ld(gh, src, l2);
+    assertClose(b1, b2, 1e-12, 'betweenness');
+    assertClose(l1, l2, 1e-12, 'load');
+    const s1 = { sum: new Float64Array(gi.n), reach: new Float64Array(gi.n), inv: new Float64Array(gi.n) };
+    const s2 = { sum: new Float64Array(gi.n), reach: new Float64Array(gi.n), inv: new Float64Array(gi.n) };
+    dijkstraDistanceSums(gi, src, true, s1);
+    dijkstraDistanceSums(gh, src, true, s2);
+    assertClose(s1.sum, s2.sum.map((x) => x * 2), 1e-12, 'sum');
+    assert.deepEqual(s1.reach, s2.reach);
+    assertClose(s1.inv, s2.inv.map((x) => x / 2), 1e-12, 'inv');
+  }
+});

@@ -19,11 +19,12 @@
  *
  * The backward pass uses the successor form: coefficient c(w) = (1 + δ(w)) / σ(w) is computed once per
  * node, and δ(v) = σ(v) · Σ_{w ∈ succ(v)} c(w). BFS variants record the DAG successor lists during the
- * forward pass (sequential Int32 writes, one slot per arc allocated once) so the backward pass reads only
- * DAG arcs; Dijkstra variants re-read the out-rows (DAG membership is final only after settling).
+ * forward pass (sequential Int32 writes, one slot per arc allocated once; the forward loop touches only
+ * `dist`), then σ (or the predecessor counts of load) is summed along the recorded DAG in BFS order, and
+ * the backward pass reads only DAG arcs; Dijkstra variants re-read the out-rows (DAG membership is final only after settling).
  */
 import type { Graph } from '../graph/csr.ts';
-import { IndexedHeap, type Checkpoint } from './sssp.ts';
+import { dijkstraQueue, type Checkpoint } from './sssp.ts';
 
 /** Shortest-path betweenness dependencies, BFS when `g.weighted` is false, Dijkstra otherwise. */
 export function brandes(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint): void {
@@ -61,7 +62,6 @@ export function brandesBfs(g: Graph, sources: Int32Array, out: Float64Array, che
       dagStart[head] = k;
       const v = queue[head++];
       const nd = dist[v] + 1;
-      const sv = sigma[v];
       for (let p = off[v], e = off[v + 1]; p < e; p++) {
         const w = adj[p];
         let dw = dist[w];
@@ -69,14 +69,18 @@ export function brandesBfs(g: Graph, sources: Int32Array, out: Float64Array, che
           dist[w] = dw = nd;
           queue[tail++] = w;
         }
-        // branch-free: eq = 1 iff dw === nd (both ≥ 0 here); this test is a coin flip for the CPU
-        const eq = ((dw ^ nd) - 1) >>> 31;
-        sigma[w] += sv * eq;
+        // branch-free: DAG arc iff dw === nd (both ≥ 0 here); this test is a coin flip for the CPU
         dag[k] = w;
-        k += eq;
+        k += ((dw ^ nd) - 1) >>> 31;
       }
     }
     dagStart[tail] = k;
+    // σ along the recorded DAG in BFS order (each node's predecessors come before it in the queue, and
+    // in the same order as the forward pass would have added them): touches DAG arcs only, sequentially
+    for (let i = 0; i < tail; i++) {
+      const sv = sigma[queue[i]];
+      for (let p = dagStart[i], e = dagStart[i + 1]; p < e; p++) sigma[dag[p]] += sv;
+    }
     for (let i = tail - 1; i > 0; i--) {
       const v = queue[i];
       let acc = 0;
@@ -105,7 +109,7 @@ export function brandesDijkstra(g: Graph, sources: Int32Array, out: Float64Array
   const coef = new Float64Array(n);
   const order = new Int32Array(n);
   const touched = new Int32Array(n);
-  const heap = new IndexedHeap(n);
+  const heap = dijkstraQueue(n, wt);
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
     const s = sources[si];
@@ -195,13 +199,12 @@ export function loadBfs(g: Graph, sources: Int32Array, out: Float64Array, checkp
           dist[w] = dw = nd;
           queue[tail++] = w;
         }
-        const eq = ((dw ^ nd) - 1) >>> 31;
-        npred[w] += eq;
         dag[k] = w;
-        k += eq;
+        k += ((dw ^ nd) - 1) >>> 31;
       }
     }
     dagStart[tail] = k;
+    for (let p = 0; p < k; p++) npred[dag[p]] += 1; // DAG in-degrees, from the recorded arcs only
     for (let i = tail - 1; i >= 0; i--) {
       const v = queue[i];
       let acc = 0;
@@ -231,7 +234,7 @@ export function loadDijkstra(g: Graph, sources: Int32Array, out: Float64Array, c
   const coef = new Float64Array(n);
   const order = new Int32Array(n);
   const touched = new Int32Array(n);
-  const heap = new IndexedHeap(n);
+  const heap = dijkstraQueue(n, wt);
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
     const s = sources[si];

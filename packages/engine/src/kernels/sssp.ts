@@ -95,6 +95,93 @@ export class IndexedHeap {
   }
 }
 
+/**
+ * Monotone bucket queue (Dial 1969) for Dijkstra when every arc weight is an integer in 1..C: C + 1
+ * circular buckets (rounded up to a power of two) of doubly linked node lists, O(1) push/decrease and
+ * amortised O(1) pop. Keys must never be below the last popped key (true in Dijkstra). Pop order
+ * within one distance is LIFO, not by node index: callers use it only with positive weights, where
+ * every shortest-path predecessor of a node has a strictly smaller distance, so results do not depend
+ * on the order among equal distances.
+ */
+export class BucketQueue {
+  readonly key: Float64Array;
+  private readonly head: Int32Array;
+  private readonly next: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly inQ: Uint8Array;
+  private readonly mask: number;
+  private cur = 0;
+  size = 0;
+  constructor(n: number, maxWeight: number) {
+    let nb = 1;
+    while (nb < maxWeight + 1) nb <<= 1;
+    this.mask = nb - 1;
+    this.head = new Int32Array(nb).fill(-1);
+    const cap = Math.max(1, n);
+    this.next = new Int32Array(cap);
+    this.prev = new Int32Array(cap);
+    this.inQ = new Uint8Array(cap);
+    this.key = new Float64Array(cap);
+  }
+  pushOrDecrease(v: number, k: number): void {
+    const head = this.head;
+    const next = this.next;
+    const prev = this.prev;
+    if (this.inQ[v]) {
+      // unlink from the old bucket
+      const p = prev[v];
+      const x = next[v];
+      if (p >= 0) next[p] = x;
+      else head[this.key[v] & this.mask] = x;
+      if (x >= 0) prev[x] = p;
+    } else {
+      this.inQ[v] = 1;
+      // a new search (empty queue) may start below the last popped key; within one search keys never do
+      if (this.size++ === 0 && k < this.cur) this.cur = k;
+    }
+    this.key[v] = k;
+    const b = k & this.mask;
+    const h = head[b];
+    next[v] = h;
+    prev[v] = -1;
+    if (h >= 0) prev[h] = v;
+    head[b] = v;
+  }
+  pop(): number {
+    const head = this.head;
+    const mask = this.mask;
+    let c = this.cur;
+    while (head[c & mask] < 0) c++;
+    const b = c & mask;
+    const v = head[b];
+    this.cur = this.key[v];
+    const x = this.next[v];
+    head[b] = x;
+    if (x >= 0) this.prev[x] = -1;
+    this.inQ[v] = 0;
+    this.size--;
+    return v;
+  }
+}
+
+/** The priority queue both kinds of Dijkstra kernels use. */
+export type DijkstraQueue = IndexedHeap | BucketQueue;
+
+/**
+ * A bucket queue when every weight is an integer ≥ 1 and ≤ 4096 and all distances stay below 2^31,
+ * else the indexed binary heap (zero or fractional weights: exact float ties need the heap's order).
+ */
+export function dijkstraQueue(n: number, weights: Float64Array): DijkstraQueue {
+  let max = 0;
+  for (let i = 0; i < weights.length; i++) {
+    const w = weights[i];
+    if (!(w >= 1 && w <= 4096 && Math.floor(w) === w)) return new IndexedHeap(n);
+    if (w > max) max = w;
+  }
+  if (weights.length === 0 || max * Math.max(1, n - 1) >= 2 ** 31) return new IndexedHeap(n);
+  return new BucketQueue(n, max);
+}
+
 /** Per-source outputs of the distance-sum kernels; any may be omitted. Indexed by source. */
 export interface DistanceSums {
   /** Σ d(s, v) over reached v (unweighted: hop counts; weighted: summed distances). */
@@ -167,7 +254,7 @@ export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boo
   const dist = new Float64Array(n).fill(Infinity);
   const done = new Uint8Array(n);
   const order = new Int32Array(n);
-  const heap = new IndexedHeap(n);
+  const heap = dijkstraQueue(n, wt);
   const { sum, reach, inv, ecc } = out;
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
@@ -206,6 +293,36 @@ export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boo
     if (inv) inv[s] = harm;
     if (ecc) ecc[s] = maxD;
   }
+}
+
+/** The sources of shard `index` of `count`: every count-th one (strided, so costly nodes spread out). */
+export function shardSources(sources: Int32Array, index: number, count: number): Int32Array {
+  if (count <= 1) return sources;
+  const out = new Int32Array(Math.max(0, Math.ceil((sources.length - index) / count)));
+  for (let i = index, j = 0; i < sources.length; i += count, j++) out[j] = sources[i];
+  return out;
+}
+
+/**
+ * Shard `index` of `count` of an ordered source list in whole blocks of `block` consecutive sources,
+ * blocks dealt round-robin: keeps the batches of the bit-parallel BFS (32 neighbouring sources) intact.
+ */
+export function shardBlocks(sources: Int32Array, index: number, count: number, block = 32): Int32Array {
+  if (count <= 1) return sources;
+  const parts: Int32Array[] = [];
+  let len = 0;
+  for (let b = index * block; b < sources.length; b += count * block) {
+    const part = sources.subarray(b, Math.min(sources.length, b + block));
+    parts.push(part);
+    len += part.length;
+  }
+  const out = new Int32Array(len);
+  let k = 0;
+  for (const part of parts) {
+    out.set(part, k);
+    k += part.length;
+  }
+  return out;
 }
 
 /** All node indices 0..n-1 as an Int32Array (the "every source" subset). */
@@ -306,7 +423,7 @@ export function pivotDistanceSums(
   const wt = g.outW;
   const dist = new Float64Array(n).fill(Infinity);
   const done = new Uint8Array(n);
-  const heap = new IndexedHeap(n);
+  const heap = dijkstraQueue(n, wt);
   for (let si = 0; si < pivots.length; si++) {
     if (checkpoint) checkpoint();
     const s = pivots[si];

@@ -51,9 +51,9 @@
 import { Type } from 'typebox';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
-import type { NodeMetric, NetworkMetric, MetricContext } from './types.ts';
+import type { NodeMetric, NetworkMetric, MetricContext, NodeMetricResult } from './types.ts';
 import { metricEdgeWeightsParam, directedParam, normalizedParam, kPercentParam, seedParam } from './params.ts';
-import { allNodes, bitBfsTargetSums, dijkstraDistanceSums, localityOrder, pivotDistanceSums, weakComponents } from '../kernels/sssp.ts';
+import { allNodes, bitBfsTargetSums, dijkstraDistanceSums, localityOrder, pivotDistanceSums, shardBlocks, shardSources, weakComponents } from '../kernels/sssp.ts';
 import { brandes, load } from '../kernels/brandes.ts';
 import { currentFlowClosenessAll } from '../kernels/current-flow.ts';
 import { createRng } from '../kernels/random.ts';
@@ -136,39 +136,60 @@ function pathGraph(ctx: MetricContext<{ directed?: boolean; metricEdgeWeights?: 
   return buildGraph(ctx.network, { directed, weight, selfLoops: false });
 }
 
+// ---------------------------------------------------------------- source-loop split
+//
+// Betweenness, closeness, harmonic and load are written as `partial` (the kernel over one shard of the
+// sources, raw additive arrays) + `finish` (scaling), and `run` is `finish(partial(shard 0 of 1))`, so
+// the split run of the worker pool (SourceParallel, pool/README.md) and the single run share every line.
+
+type Shard = { index: number; count: number };
+const WHOLE: Shard = { index: 0, count: 1 };
+
 // ---------------------------------------------------------------- betweenness
 
-function runBetweenness(ctx: MetricContext<SampledParams>): Float64Array {
-  const p = ctx.params;
-  const g = pathGraph(ctx, ctx.networkDirected && p.directed, true);
+function betweennessGraph(ctx: MetricContext<SampledParams>): Graph {
+  return pathGraph(ctx, ctx.networkDirected && ctx.params.directed, true);
+}
+
+/** Raw dependencies Σ_{s ∈ shard} δ_s(v) (exact: all sources; sampled: the seeded sample). */
+function betweennessPartial(ctx: MetricContext<SampledParams>, shard: Shard): Float64Array[] {
+  const g = betweennessGraph(ctx);
   const n = g.n;
   const bc = new Float64Array(n);
+  const k = sampleSize(n, ctx.params.kPercent);
+  const sources = k >= n ? allNodes(n) : betweennessSources(n, ctx.params.kPercent, ctx.seed);
+  brandes(g, shardSources(sources, shard.index, shard.count), bc, ctx.checkpoint);
+  return [bc];
+}
+
+function betweennessFinish(ctx: MetricContext<SampledParams>, [bc]: Float64Array[]): NodeMetricResult {
+  const p = ctx.params;
+  const n = ctx.network.nodes.length;
+  const directed = ctx.networkDirected && p.directed;
   const k = sampleSize(n, p.kPercent);
+  const values = { 'Betweenness Centrality': bc };
   if (k >= n) {
-    brandes(g, allNodes(n), bc, ctx.checkpoint);
-    if (n < 3) return bc;
-    const scale = p.normalized ? 1 / ((n - 1) * (n - 2)) : g.directed ? 1 : 0.5;
+    if (n < 3) return { values };
+    const scale = p.normalized ? 1 / ((n - 1) * (n - 2)) : directed ? 1 : 0.5;
     if (scale !== 1) for (let i = 0; i < n; i++) bc[i] *= scale;
-    return bc;
+    return { values };
   }
-  const sources = betweennessSources(n, p.kPercent, ctx.seed);
-  brandes(g, sources, bc, ctx.checkpoint);
   const N = n - 1;
-  if (N < 2) return bc;
+  if (N < 2) return { values };
   let scaleSource: number;
   let scaleOther: number;
   if (p.normalized) {
     scaleSource = k > 1 ? 1 / ((k - 1) * (N - 1)) : NaN;
     scaleOther = 1 / (k * (N - 1));
   } else {
-    const corr = g.directed ? 1 : 2;
+    const corr = directed ? 1 : 2;
     scaleSource = k > 1 ? N / ((k - 1) * corr) : NaN;
     scaleOther = N / (k * corr);
   }
   const isSource = new Uint8Array(n);
-  for (const s of sources) isSource[s] = 1;
+  for (const s of betweennessSources(n, p.kPercent, ctx.seed)) isSource[s] = 1;
   for (let i = 0; i < n; i++) bc[i] *= isSource[i] ? scaleSource : scaleOther;
-  return bc;
+  return { values };
 }
 
 export const betweennessCentrality: NodeMetric<SampledParams> = {
@@ -179,43 +200,57 @@ export const betweennessCentrality: NodeMetric<SampledParams> = {
   randomized: true,
   sampling: true,
   attributes: ['Betweenness Centrality'],
-  run: (ctx) => ({ values: { 'Betweenness Centrality': runBetweenness(ctx) } }),
+  run: (ctx) => betweennessFinish(ctx, betweennessPartial(ctx, WHOLE)),
+  parallel: { partial: betweennessPartial, finish: betweennessFinish },
 };
 
 // ---------------------------------------------------------------- closeness
 
 /**
- * Incoming distance sums S(v) = Σ_u d(u, v) and reach counts r(v) (v included) for every node: Dijkstra
- * on in-arcs per node when weighted, else bit-parallel BFS from all nodes accumulated at the targets.
+ * Raw closeness accumulators of one shard.
+ * Exact: incoming distance sums S(v) = Σ_u d(u, v) and reach counts r(v) (v included) — Dijkstra on
+ * in-arcs per node when weighted (per-source entries, disjoint across shards), else bit-parallel BFS from
+ * the shard's 32-source blocks accumulated at the targets (additive). Returns [sum, reach].
+ * Sampled: forward searches from the shard's pivots: [sumAt, cntAt, own] (pivotDistanceSums).
  */
-function incomingSums(g: Graph, sum: Float64Array, reach: Float64Array, checkpoint: () => void): void {
-  if (g.weighted) dijkstraDistanceSums(g, allNodes(g.n), true, { sum, reach }, checkpoint);
-  else bitBfsTargetSums(g, localityOrder(g, allNodes(g.n)), false, { sum, reach }, checkpoint);
-}
-
-function runCloseness(ctx: MetricContext<SampledParams>): Float64Array {
+function closenessPartial(ctx: MetricContext<SampledParams>, shard: Shard): Float64Array[] {
   const p = ctx.params;
   const g = pathGraph(ctx, ctx.networkDirected && p.directed, true);
   const n = g.n;
-  const res = new Float64Array(n);
   if (p.kPercent >= 100) {
     const sum = new Float64Array(n);
     const reach = new Float64Array(n);
-    incomingSums(g, sum, reach, ctx.checkpoint);
+    if (g.weighted) dijkstraDistanceSums(g, shardSources(allNodes(n), shard.index, shard.count), true, { sum, reach }, ctx.checkpoint);
+    else bitBfsTargetSums(g, shardBlocks(localityOrder(g, allNodes(n)), shard.index, shard.count), false, { sum, reach }, ctx.checkpoint);
+    return [sum, reach];
+  }
+  const sumAt = new Float64Array(n);
+  const cntAt = new Float64Array(n);
+  const own = new Float64Array(n);
+  if (n === 0) return [sumAt, cntAt, own];
+  const { pivots } = closenessPivots(g, p.kPercent, ctx.seed);
+  pivotDistanceSums(g, shardSources(pivots, shard.index, shard.count), sumAt, cntAt, own, ctx.checkpoint);
+  return [sumAt, cntAt, own];
+}
+
+function closenessFinish(ctx: MetricContext<SampledParams>, acc: Float64Array[]): NodeMetricResult {
+  const p = ctx.params;
+  const n = ctx.network.nodes.length;
+  const res = new Float64Array(n);
+  const values = { 'Closeness Centrality': res };
+  if (p.kPercent >= 100) {
+    const [sum, reach] = acc;
     for (let v = 0; v < n; v++) res[v] = closenessValue(sum[v], reach[v] - 1, n, p.normalized);
-    return res;
+    return { values };
   }
   res.fill(NaN);
-  if (n === 0) return res;
+  if (n === 0) return { values };
+  const [sumAt, cntAt, own] = acc;
+  const g = pathGraph(ctx, ctx.networkDirected && p.directed, true);
   const { members, pivots } = closenessPivots(g, p.kPercent, ctx.seed);
   const C = members.length;
   const K = pivots.length;
-  // forward searches from each pivot, one pivot at a time, accumulating per-target sums
-  const sumAt = new Float64Array(n);
-  const cntAt = new Float64Array(n);
   const isPivot = new Uint8Array(n);
-  const own = new Float64Array(n);
-  pivotDistanceSums(g, pivots, sumAt, cntAt, own, ctx.checkpoint);
   for (const s of pivots) isPivot[s] = 1;
   for (const v of members) {
     if (!g.directed && isPivot[v]) {
@@ -228,7 +263,7 @@ function runCloseness(ctx: MetricContext<SampledParams>): Float64Array {
     const rMinus1 = g.directed ? cntAt[v] * f : C - 1;
     res[v] = closenessValue(sumAt[v] * f, rMinus1, n, p.normalized);
   }
-  return res;
+  return { values };
 }
 
 function closenessValue(total: number, rMinus1: number, n: number, normalized: boolean): number {
@@ -245,10 +280,19 @@ export const closenessCentrality: NodeMetric<SampledParams> = {
   randomized: true,
   sampling: true,
   attributes: ['Closeness Centrality'],
-  run: (ctx) => ({ values: { 'Closeness Centrality': runCloseness(ctx) } }),
+  run: (ctx) => closenessFinish(ctx, closenessPartial(ctx, WHOLE)),
+  // the unweighted exact kernel (bit-parallel BFS) is fast: splitting pays only on bigger graphs
+  parallel: { minNodes: 5000, partial: closenessPartial, finish: closenessFinish },
 };
 
 // ---------------------------------------------------------------- harmonic
+
+function harmonicPartial(ctx: MetricContext<Record<string, never>>, shard: Shard): Float64Array[] {
+  const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: null, selfLoops: false });
+  const inv = new Float64Array(g.n);
+  bitBfsTargetSums(g, shardBlocks(localityOrder(g, allNodes(g.n)), shard.index, shard.count), false, { inv }, ctx.checkpoint);
+  return [inv];
+}
 
 export const harmonicCentrality: NodeMetric<Record<string, never>> = {
   id: 'harmonicCentrality',
@@ -256,15 +300,27 @@ export const harmonicCentrality: NodeMetric<Record<string, never>> = {
   summary: 'Sum of inverse (incoming, unweighted) distances from all other nodes (NetworkX harmonic_centrality).',
   params: noParams,
   attributes: ['Harmonic Centrality'],
-  run: (ctx) => {
-    const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: null, selfLoops: false });
-    const inv = new Float64Array(g.n);
-    bitBfsTargetSums(g, localityOrder(g, allNodes(g.n)), false, { inv }, ctx.checkpoint);
-    return { values: { 'Harmonic Centrality': inv } };
-  },
+  run: (ctx) => ({ values: { 'Harmonic Centrality': harmonicPartial(ctx, WHOLE)[0] } }),
+  parallel: { minNodes: 5000, partial: harmonicPartial, finish: (_ctx, [inv]) => ({ values: { 'Harmonic Centrality': inv } }) },
 };
 
 // ---------------------------------------------------------------- load
+
+function loadPartial(ctx: MetricContext<LoadParams>, shard: Shard): Float64Array[] {
+  const g = pathGraph(ctx, ctx.networkDirected, true);
+  const res = new Float64Array(g.n);
+  load(g, shardSources(allNodes(g.n), shard.index, shard.count), res, ctx.checkpoint);
+  return [res];
+}
+
+function loadFinish(ctx: MetricContext<LoadParams>, [res]: Float64Array[]): NodeMetricResult {
+  const n = ctx.network.nodes.length;
+  if (ctx.params.normalized && n > 2) {
+    const scale = 1 / ((n - 1) * (n - 2));
+    for (let i = 0; i < n; i++) res[i] *= scale;
+  }
+  return { values: { 'Load Centrality': res } };
+}
 
 export const loadCentrality: NodeMetric<LoadParams> = {
   id: 'loadCentrality',
@@ -272,17 +328,8 @@ export const loadCentrality: NodeMetric<LoadParams> = {
   summary: 'Newman load centrality (NetworkX load_centrality): shortest-path flow split equally among predecessors.',
   params: Type.Object({ metricEdgeWeights: metricEdgeWeightsParam, normalized: normalizedParam }, { additionalProperties: false }),
   attributes: ['Load Centrality'],
-  run: (ctx) => {
-    const g = pathGraph(ctx, ctx.networkDirected, true);
-    const n = g.n;
-    const res = new Float64Array(n);
-    load(g, allNodes(n), res, ctx.checkpoint);
-    if (ctx.params.normalized && n > 2) {
-      const scale = 1 / ((n - 1) * (n - 2));
-      for (let i = 0; i < n; i++) res[i] *= scale;
-    }
-    return { values: { 'Load Centrality': res } };
-  },
+  run: (ctx) => loadFinish(ctx, loadPartial(ctx, WHOLE)),
+  parallel: { partial: loadPartial, finish: loadFinish },
 };
 
 // ---------------------------------------------------------------- current flow

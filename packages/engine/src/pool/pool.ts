@@ -75,6 +75,7 @@ export class MetricPool {
   private readonly limits: RequestLimits;
   private accepted = 0;
   private runningTasks = 0;
+  private splits = 0;
   private closed = false;
 
   constructor(opts: MetricPoolOptions) {
@@ -96,6 +97,11 @@ export class MetricPool {
   /** Jobs accepted (running or waiting). */
   get pending(): number {
     return this.accepted;
+  }
+
+  /** Jobs run split across workers so far (source-loop metrics; for tests and benchmarks). */
+  get splitJobs(): number {
+    return this.splits;
   }
 
   /** Worker threads currently running a task. */
@@ -158,6 +164,7 @@ export class MetricPool {
       return reply;
     }
     // Split: every shard gets its own copy of the network text; the last one may take the original.
+    this.splits++;
     const copies = Array.from({ length: shards }, (_, i) => (i === shards - 1 ? job.network : copyNetwork(job.network)));
     const replies = await Promise.all(
       copies.map((network, index) => this.task({ ...base, network, shard: { phase: 'partial', index, count: shards } }, signal, index === shards - 1 ? [] : transferable(network))),

@@ -9,13 +9,7 @@ import { getMetric, resolveParams, deriveSeed, type NodeRunOutput } from '../met
 import { EngineError } from '../errors.ts';
 import { ENGINE_VERSION } from '../version.ts';
 
-/** The sources of shard `index` of `count`: every count-th one (strided, so costly nodes spread out). */
-export function shardSources(sources: Int32Array, index: number, count: number): Int32Array {
-  if (count <= 1) return sources;
-  const out = new Int32Array(Math.max(0, Math.ceil((sources.length - index) / count)));
-  for (let i = index, j = 0; i < sources.length; i += count, j++) out[j] = sources[i];
-  return out;
-}
+export { shardSources, shardBlocks } from '../kernels/sssp.ts';
 
 /** The node metric if it can be split, else null. */
 export function parallelMetric(id: string): NodeMetric | null {
@@ -26,7 +20,8 @@ export function parallelMetric(id: string): NodeMetric | null {
 function context(metric: NodeMetric, network: NetworkJSON, networkDirected: boolean, raw: Record<string, unknown>, deadline: number): MetricContext {
   const params = resolveParams(metric, raw);
   metric.validate?.(params, network);
-  const seed = metric.randomized && typeof params.seed === 'number' ? params.seed : deriveSeed(metric.id, network, params);
+  // as runMetric: only randomised metrics use (and pay for hashing) the seed
+  const seed = !metric.randomized ? 0 : typeof params.seed === 'number' ? params.seed : deriveSeed(metric.id, network, params);
   const checkpoint = () => {
     if (Date.now() > deadline) throw new EngineError('METRIC_TIMEOUT', 'metric compute time limit reached');
   };

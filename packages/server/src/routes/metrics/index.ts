@@ -172,6 +172,7 @@ export async function metricRoutes(app: FastifyInstance): Promise<void> {
         const raw = request.body as Buffer | undefined;
         if (!raw || raw.length === 0) throw new HttpProblem('INVALID_ARGS', 'body: a JSON object with `networkId` or `networkJSON` is required', { errors: [{ path: '', message: 'empty body' }] });
         const started = performance.now();
+        let nodeCount: number | undefined; // known for small bodies: small networks are not split across workers
         if (raw.length <= SMALL_BODY_BYTES) {
           let body: unknown;
           try {
@@ -181,8 +182,9 @@ export async function metricRoutes(app: FastifyInstance): Promise<void> {
           }
           const req = parseMetricRequest(metric, body, limits);
           if (req.networkId !== undefined) return runStored(request, reply, p, metric, req.networkId, req.params);
+          nodeCount = req.network?.nodes.length;
         }
-        const result = await compute(request, reply, metric, { kind: 'body', body: ownedBytes(raw) }, {});
+        const result = await compute(request, reply, metric, { kind: 'body', body: ownedBytes(raw) }, { nodeCount });
         if (!result) return reply.code(499).send();
         if (result.kind === 'deferred') return runStored(request, reply, p, metric, result.networkId, result.params);
         request.log.info(
