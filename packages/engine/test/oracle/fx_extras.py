@@ -3,7 +3,6 @@ externalVsInternal, identifyInfluencers, informalAlignment, informalDistance, an
 threshold 1), from straightforward Python implementations of the written definitions, with NetworkX
 for graphs and shortest paths."""
 import networkx as nx
-from scipy.stats import rankdata
 
 from common import networks, to_nx, _net
 
@@ -250,6 +249,8 @@ def informal_ref(entry, fa, fv, ia, iv):
     if s == 1:
         ranked[keys[0]] = 1
     elif s > 1:
+        from scipy.stats import rankdata  # imported here: scipy.stats costs ~1.5 s, live.py rarely needs it
+
         r = rankdata([dist[k] for k in keys], method="average")
         ranked = {k: (s - float(rk)) / (s - 1) for k, rk in zip(keys, r)}
     return {"Informal Alignment": align}, {"Informal Distance": dist, "Informal Distance - Ranked": ranked}

@@ -65,6 +65,33 @@ def vals(d):
     return {str(k): float(v) for k, v in d.items()}
 
 
+def eigenvector_expected(G, w, max_iter=1000):
+    """NetworkX eigenvector centrality (raises nx.PowerIterationFailedConvergence). The expected-value helpers
+    here and in fx_local2 / fx_extras are shared with live.py (the property tests); `max_iter` other than
+    the endpoint's is only for live.py's probes of borderline convergence."""
+    return {"Eigenvector Centrality": vals(nx.eigenvector_centrality(G, max_iter=max_iter, tol=1e-10, weight=w))}
+
+
+def katz_expected(G, alpha, norm, w, max_iter=1000):
+    """NetworkX Katz centrality; alpha None = the endpoint default 0.1."""
+    x = nx.katz_centrality(G, alpha=alpha or 0.1, beta=1.0, max_iter=max_iter, tol=1e-10, normalized=norm, weight=w)
+    return {"Katz Centrality": vals(x)}
+
+
+def pagerank_expected(G, alpha, w, max_iter=100):
+    """NetworkX PageRank; alpha None = the endpoint default 0.85."""
+    return {"PageRank": vals(nx.pagerank(G, alpha=alpha or 0.85, weight=w, max_iter=max_iter))}
+
+
+def hits_expected(G, norm):
+    """NetworkX HITS with the engine's sign convention (non-negative vectors). Only when hits_ok(G)."""
+    h, a = nx.hits(G, max_iter=1000, tol=1e-10, normalized=norm)
+    if sum(a.values()) < 0:  # svds sign is arbitrary; the engine returns the non-negative vector
+        h = {k: -v for k, v in h.items()}
+        a = {k: -v for k, v in a.items()}
+    return {"Hubs": vals(h), "Authorities": vals(a)}
+
+
 def hits_ok(G):
     """True when the top singular value is simple (HITS well defined) and the graph has edges."""
     if G.number_of_edges() == 0:
@@ -84,8 +111,7 @@ def cases():
             label = f"{name}/{wl}"
             # eigenvector
             try:
-                x = nx.eigenvector_centrality(G, max_iter=1000, tol=1e-10, weight=w)
-                out.append(case("eigenvectorCentrality", label, entry, params_for(mw), {"Eigenvector Centrality": vals(x)}, 1e-6))
+                out.append(case("eigenvectorCentrality", label, entry, params_for(mw), eigenvector_expected(G, w), 1e-6))
             except nx.PowerIterationFailedConvergence:
                 errors.append(case("eigenvectorCentrality", label, entry, params_for(mw), "NOT_CONVERGED", 0))
             # katz
@@ -96,28 +122,22 @@ def cases():
                 if not norm:
                     kw["normalized"] = False
                 try:
-                    x = nx.katz_centrality(G, alpha=alpha or 0.1, beta=1.0, max_iter=1000, tol=1e-10, normalized=norm, weight=w)
-                    out.append(case("katzCentrality", f"{label}/a={alpha}/n={norm}", entry, params_for(mw, **kw), {"Katz Centrality": vals(x)}, 1e-6))
+                    out.append(case("katzCentrality", f"{label}/a={alpha}/n={norm}", entry, params_for(mw, **kw), katz_expected(G, alpha, norm, w), 1e-6))
                 except nx.PowerIterationFailedConvergence:
                     errors.append(case("katzCentrality", f"{label}/a={alpha}/n={norm}", entry, params_for(mw, **kw), "NOT_CONVERGED", 0))
             # pagerank
             for alpha in (None, 0.5):
                 kw = {} if alpha is None else {"alpha": alpha}
                 try:
-                    x = nx.pagerank(G, alpha=alpha or 0.85, weight=w)
-                    out.append(case("pageRank", f"{label}/a={alpha}", entry, params_for(mw, **kw), {"PageRank": vals(x)}, 1e-6))
+                    out.append(case("pageRank", f"{label}/a={alpha}", entry, params_for(mw, **kw), pagerank_expected(G, alpha, w), 1e-6))
                 except nx.PowerIterationFailedConvergence:
                     errors.append(case("pageRank", f"{label}/a={alpha}", entry, params_for(mw, **kw), "NOT_CONVERGED", 0))
         # HITS (unweighted endpoint)
         G = to_nx(entry)
         if hits_ok(G):
             for norm in (True, False):
-                h, a = nx.hits(G, max_iter=1000, tol=1e-10, normalized=norm)
-                if sum(a.values()) < 0:  # svds sign is arbitrary; the engine returns the non-negative vector
-                    h = {k: -v for k, v in h.items()}
-                    a = {k: -v for k, v in a.items()}
                 out.append(case("HITS", f"{name}/n={norm}", entry, {} if norm else {"normalized": False},
-                                {"Hubs": vals(h), "Authorities": vals(a)}, 1e-6))
+                                hits_expected(G, norm), 1e-6))
     # a directed path: eigenvector iteration never settles (NetworkX fails too)
     path = {"network": {"nodes": [{"id": i} for i in range(30)],
                         "edges": [{"id": i, "source": i, "target": i + 1} for i in range(29)]}, "isDirected": True}

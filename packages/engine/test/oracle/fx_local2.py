@@ -29,6 +29,73 @@ MODULARITY_ATTRS = {"karate": ["club"], "advice": ["department", "name"], "advic
 GROUP3 = {"coreNumber", "connectedComponents", "kCliqueCommunities", "modularity"}
 
 
+# ---- expected values (shared with live.py): `wa` = weight attribute for to_nx (None = unweighted)
+
+def _w(wa):
+    return "weight" if wa else None
+
+
+def clustering_expected(entry, dflag, wa):
+    """clustering (self-loops dropped); dflag False = the `directed: false` parameter."""
+    G = to_nx(entry, directed=dflag, weight=wa, self_loops=False)
+    return {"Clustering": vals(nx.clustering(G, weight=_w(wa)))}
+
+
+def structural_holes_expected(entry, wa):
+    """metric -> expected for constraint, effectiveSize, efficiency (self-loops kept; NaN nodes left out)."""
+    G = to_nx(entry, weight=wa)
+    w = _w(wa)
+    c = nx.constraint(G, weight=w)
+    es = nx.effective_size(G, weight=w)
+    eff = {v: (es[v] / G.degree(v) if G.degree(v) else float("nan")) for v in es}
+    return {"constraint": {"Constraint": finite(c)}, "effectiveSize": {"Effective Size": finite(es)},
+            "efficiency": {"Efficiency": finite(eff)}}
+
+
+def avg_neighbor_expected(entry, wa, src="out", tgt="out", dflag=True):
+    """average_neighbor_degree; source/target only on directed graphs (ignored on undirected ones)."""
+    G = to_nx(entry, directed=dflag, weight=wa)
+    w = _w(wa)
+    if G.is_directed():
+        x = nx.average_neighbor_degree(G, source=src, target=tgt, weight=w)
+    else:
+        x = nx.average_neighbor_degree(G, weight=w)
+    return {"Average Neighbor Degree": vals(x)}
+
+
+def modularity_expected(entry, wa, attr):
+    """modularity of the node-attribute partition (no value = own community), converted to undirected."""
+    Gu = to_nx(entry, directed=False, weight=wa)
+    groups = {}
+    for i, node in enumerate(entry["network"]["nodes"]):
+        val = node.get("attributes", {}).get(attr)
+        key = ("v", str(val)) if val is not None and val != "" else ("own", i)
+        groups.setdefault(key, set()).add(str(node["id"]))
+    comms = list(groups.values())
+    return nx.community.modularity(Gu, comms, weight="weight") if Gu.number_of_edges() > 0 else 0.0
+
+
+def _ids(entry):
+    ids = [str(n["id"]) for n in entry["network"]["nodes"]]
+    return ids, {v: i for i, v in enumerate(ids)}
+
+
+def core_expected(entry):
+    return {"Core Number": vals(nx.core_number(to_nx(entry, self_loops=False)))}
+
+
+def components_expected(entry):
+    ids, index = _ids(entry)
+    comps = ranked(nx.connected_components(to_nx(entry, directed=False, self_loops=False)), index)
+    return {"Component": {ids[i]: f"Component {r + 1}" for r, m in enumerate(comps) for i in m}}
+
+
+def kclique_expected(entry, k):
+    ids, index = _ids(entry)
+    comms = ranked(nx.community.k_clique_communities(to_nx(entry, directed=False, self_loops=False), k), index)
+    return {f"K-Clique Community {r + 1}": {ids[i]: "Yes" for i in m} for r, m in enumerate(comms)}
+
+
 def cases():
     return [c for c in all_cases() if c["metric"] not in GROUP3]
 
@@ -37,25 +104,16 @@ def all_cases():
     out = []
     for name, entry in all_networks().items():
         directed = entry["isDirected"]
-        ids = [str(n["id"]) for n in entry["network"]["nodes"]]
-        index = {v: i for i, v in enumerate(ids)}
         for wl, wa, mw in weight_variants(name):
-            w = "weight" if wa else None
             label = f"{name}/{wl}"
             # clustering (self-loops dropped), directed variants
             for dflag in ((True, False) if directed else (True,)):
-                G = to_nx(entry, directed=dflag, weight=wa, self_loops=False)
                 kw = {} if dflag else {"directed": False}
-                out.append(case("clustering", f"{label}/d={dflag}", entry, params_for(mw, **kw),
-                                {"Clustering": vals(nx.clustering(G, weight=w))}, 1e-9))
+                out.append(case("clustering", f"{label}/d={dflag}", entry, params_for(mw, **kw), clustering_expected(entry, dflag, wa), 1e-9))
             # structural holes (self-loops kept)
-            G = to_nx(entry, weight=wa)
-            c = nx.constraint(G, weight=w)
-            es = nx.effective_size(G, weight=w)
-            eff = {v: (es[v] / G.degree(v) if G.degree(v) else float("nan")) for v in es}
-            out.append(case("constraint", label, entry, params_for(mw), {"Constraint": finite(c)}, 1e-9))
-            out.append(case("effectiveSize", label, entry, params_for(mw), {"Effective Size": finite(es)}, 1e-9))
-            out.append(case("efficiency", label, entry, params_for(mw), {"Efficiency": finite(eff)}, 1e-9))
+            sh = structural_holes_expected(entry, wa)
+            for metric in ("constraint", "effectiveSize", "efficiency"):
+                out.append(case(metric, label, entry, params_for(mw), sh[metric], 1e-9))
             # average neighbour degree
             if directed:
                 for src in ("in", "out"):
@@ -66,40 +124,24 @@ def all_cases():
                         if tgt != "out":
                             kw["averageNeighborDegreeTarget"] = tgt
                         out.append(case("averageNeighborDegree", f"{label}/{src}-{tgt}", entry, params_for(mw, **kw),
-                                        {"Average Neighbor Degree": vals(nx.average_neighbor_degree(G, source=src, target=tgt, weight=w))}, 1e-9))
-                Gu = to_nx(entry, directed=False, weight=wa)
+                                        avg_neighbor_expected(entry, wa, src, tgt), 1e-9))
                 out.append(case("averageNeighborDegree", f"{label}/undirected", entry,
                                 params_for(mw, directed=False, averageNeighborDegreeSource="in"),
-                                {"Average Neighbor Degree": vals(nx.average_neighbor_degree(Gu, weight=w))}, 1e-9))
+                                avg_neighbor_expected(entry, wa, dflag=False), 1e-9))
             else:
-                out.append(case("averageNeighborDegree", label, entry, params_for(mw),
-                                {"Average Neighbor Degree": vals(nx.average_neighbor_degree(G, weight=w))}, 1e-9))
+                out.append(case("averageNeighborDegree", label, entry, params_for(mw), avg_neighbor_expected(entry, wa), 1e-9))
                 if wl is None:  # source/target are ignored on undirected networks
                     out.append(case("averageNeighborDegree", f"{label}/ignored", entry,
                                     {"averageNeighborDegreeSource": "in", "averageNeighborDegreeTarget": "in"},
-                                    {"Average Neighbor Degree": vals(nx.average_neighbor_degree(G))}, 1e-9))
+                                    avg_neighbor_expected(entry, None, "in", "in"), 1e-9))
             # modularity (converted to undirected)
-            Gu = to_nx(entry, directed=False, weight=wa)
             for attr in MODULARITY_ATTRS.get(name, []):
-                groups = {}
-                for i, node in enumerate(entry["network"]["nodes"]):
-                    val = node.get("attributes", {}).get(attr)
-                    key = ("v", str(val)) if val is not None and val != "" else ("own", i)
-                    groups.setdefault(key, set()).add(str(node["id"]))
-                comms = list(groups.values())
-                q = nx.community.modularity(Gu, comms, weight="weight") if Gu.number_of_edges() > 0 else 0.0
-                out.append(case("modularity", f"{label}/{attr}", entry, params_for(mw, attribute=attr), q, 1e-9))
+                out.append(case("modularity", f"{label}/{attr}", entry, params_for(mw, attribute=attr), modularity_expected(entry, wa, attr), 1e-9))
         # unweighted-only metrics
-        G = to_nx(entry, self_loops=False)
-        out.append(case("coreNumber", name, entry, {}, {"Core Number": vals(nx.core_number(G))}, 0))
-        Gu = to_nx(entry, directed=False, self_loops=False)
-        comps = ranked(nx.connected_components(Gu), index)
-        compv = {ids[i]: f"Component {r + 1}" for r, m in enumerate(comps) for i in m}
-        out.append(case("connectedComponents", name, entry, {}, {"Component": compv}, 0))
+        out.append(case("coreNumber", name, entry, {}, core_expected(entry), 0))
+        out.append(case("connectedComponents", name, entry, {}, components_expected(entry), 0))
         for k in (2, 3, 4, 5):
-            comms = ranked(nx.community.k_clique_communities(Gu, k), index)
-            exp = {f"K-Clique Community {r + 1}": {ids[i]: "Yes" for i in m} for r, m in enumerate(comms)}
-            out.append(case("kCliqueCommunities", f"{name}/k={k}", entry, {} if k == 2 else {"kCliqueCommunities": k}, exp, 0))
+            out.append(case("kCliqueCommunities", f"{name}/k={k}", entry, {} if k == 2 else {"kCliqueCommunities": k}, kclique_expected(entry, k), 0))
     # edge cases: a network without edges, a single self-loop
     empty = {"network": {"nodes": [{"id": "a", "attributes": {"g": "x"}}, {"id": "b", "attributes": {"g": "x"}}], "edges": []}, "isDirected": False}
     out.append(case("modularity", "no-edges", empty, {"attribute": "g"}, 0.0, 1e-9))
@@ -112,12 +154,9 @@ def all_cases():
                                    {"id": 4, "source": 4, "target": 4}, {"id": 5, "source": 5, "target": 5, "attributes": {"weight": 2}}]},
              "isDirected": False}
     for mw in (None, True):
-        G = to_nx(loops, weight="weight" if mw else None)
-        w = "weight" if mw else None
-        es = nx.effective_size(G, weight=w)
-        out.append(case("constraint", f"loops/{mw}", loops, params_for(mw), {"Constraint": finite(nx.constraint(G, weight=w))}, 1e-9))
-        out.append(case("effectiveSize", f"loops/{mw}", loops, params_for(mw), {"Effective Size": finite(es)}, 1e-9))
-        out.append(case("efficiency", f"loops/{mw}", loops, params_for(mw), {"Efficiency": finite({v: (es[v] / G.degree(v) if G.degree(v) else float("nan")) for v in es})}, 1e-9))
-        out.append(case("averageNeighborDegree", f"loops/{mw}", loops, params_for(mw),
-                        {"Average Neighbor Degree": vals(nx.average_neighbor_degree(G, weight=w))}, 1e-9))
+        wa = "weight" if mw else None
+        sh = structural_holes_expected(loops, wa)
+        for metric in ("constraint", "effectiveSize", "efficiency"):
+            out.append(case(metric, f"loops/{mw}", loops, params_for(mw), sh[metric], 1e-9))
+        out.append(case("averageNeighborDegree", f"loops/{mw}", loops, params_for(mw), avg_neighbor_expected(loops, wa), 1e-9))
     return out

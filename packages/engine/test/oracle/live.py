@@ -2,11 +2,16 @@
 
 stdin:  {"cases": [{"metric": id, "network": {...}, "isDirected": bool, "params": {...}, ...extras}]}
 stdout: {"results": [expected | {"error": "..."}]}, expected as in fixtures: {"<Attribute>": {"<id>": v}}
-        for node metrics (unscored nodes absent), a number for network metrics.
+        for node metrics (unscored nodes absent), a number for network metrics; or
+        {"expectError": "NOT_CONVERGED"} when NetworkX does not converge (the engine must refuse too);
+        or {"skip": "why"} for a case the reference does not define (HITS with a repeated top singular
+        value, iterations that converge only within a few steps of the limit).
+`live.py --serve`: one case per stdin line, one result per stdout line (used to shrink a failure).
 
 To add a metric: write `def my_metric(entry, params, case) -> expected` and register it in METRICS
 (metric id -> function). `entry` is {"network", "isDirected"} as common.to_nx expects; `case` gives
-access to test-only extras (e.g. the sampled sources the engine chose). Keep functions pure.
+access to test-only extras (e.g. the sampled sources the engine chose). Keep functions pure, and take
+the semantics from the fixture generators' helpers (fx_*.py) rather than re-deriving them.
 """
 import json
 import os
@@ -19,6 +24,10 @@ sys.path.insert(0, HERE)
 import networkx as nx  # noqa: E402
 
 from common import node_values, to_nx  # noqa: E402
+from fx_extras import brokerage_ref, complex_ref, ei_ref, influencers_ref, informal_ref  # noqa: E402
+from fx_local import eigenvector_expected, hits_expected, hits_ok, katz_expected, pagerank_expected  # noqa: E402
+from fx_local2 import (avg_neighbor_expected, clustering_expected, components_expected, core_expected,  # noqa: E402
+                       kclique_expected, modularity_expected, structural_holes_expected)
 
 
 def weight_attr(params):
@@ -173,6 +182,121 @@ def avg_spl(entry, _params, _case):
     return tot / pairs if pairs else 0
 
 
+# ------------------------------------------------------------------ spectral (fx_local helpers)
+
+NOT_CONVERGED = {"expectError": "NOT_CONVERGED"}
+
+
+def _iterative(run, max_iter, margin):
+    """NetworkX's answer with the endpoint's iteration limit, NOT_CONVERGED when NetworkX fails, or a skip
+    when the outcome hinges on the last few steps (engine and NetworkX may round one step apart there)."""
+    try:
+        return run(max_iter - margin)  # converged early: same iterate as with the full limit
+    except nx.PowerIterationFailedConvergence:
+        pass
+    try:
+        run(max_iter + margin)
+        return {"skip": "converges within a few steps of the iteration limit"}
+    except nx.PowerIterationFailedConvergence:
+        return NOT_CONVERGED
+
+
+def eigenvector(entry, params, _case):
+    G = to_nx(entry, weight=weight_attr(params))
+    w = "weight" if weight_attr(params) else None
+    return _iterative(lambda it: eigenvector_expected(G, w, max_iter=it), 1000, 10)
+
+
+def katz(entry, params, _case):
+    G = to_nx(entry, weight=weight_attr(params))
+    w = "weight" if weight_attr(params) else None
+    alpha, norm = params.get("katzCentralityAlpha"), params.get("normalized", True)
+    return _iterative(lambda it: katz_expected(G, alpha, norm, w, max_iter=it), 1000, 10)
+
+
+def pagerank(entry, params, _case):
+    G = to_nx(entry, weight=weight_attr(params))
+    w = "weight" if weight_attr(params) else None
+    return _iterative(lambda it: pagerank_expected(G, params.get("alpha"), w, max_iter=it), 100, 3)
+
+
+def hits(entry, params, _case):
+    G = to_nx(entry)
+    if G.number_of_edges() == 0:
+        return {"Hubs": {}, "Authorities": {}}  # documented: a graph without edges scores no node
+    if len(G) < 2:
+        return {"skip": "NetworkX's svds needs at least 2 nodes"}
+    if not hits_ok(G):
+        return {"skip": "top singular value repeated: HITS undefined (svds answers any vector of the space)"}
+    return hits_expected(G, params.get("normalized", True))
+
+
+# ------------------------------------------------------------------ local / structural (fx_local2 helpers)
+
+def clustering(entry, params, _case):
+    return clustering_expected(entry, params.get("directed", True), weight_attr(params))
+
+
+def _structural(metric):
+    def run(entry, params, _case):
+        return structural_holes_expected(entry, weight_attr(params))[metric]
+    return run
+
+
+def avg_neighbor(entry, params, _case):
+    return avg_neighbor_expected(entry, weight_attr(params), params.get("averageNeighborDegreeSource", "out"),
+                                 params.get("averageNeighborDegreeTarget", "out"), params.get("directed", True))
+
+
+def modularity(entry, params, _case):
+    return modularity_expected(entry, weight_attr(params), params["attribute"])
+
+
+def core(entry, _params, _case):
+    return core_expected(entry)
+
+
+def components(entry, _params, _case):
+    return components_expected(entry)
+
+
+def kclique(entry, params, _case):
+    return kclique_expected(entry, params.get("kCliqueCommunities", 2))
+
+
+# ------------------------------------------------------------------ METRICS-EXTRA (fx_extras helpers)
+
+def brokerage(entry, params, _case):
+    return brokerage_ref(entry, params["partition"], weight_attr(params))
+
+
+def external_internal(entry, params, _case):
+    return ei_ref(entry, params["attribute"], params.get("type", "total"))
+
+
+def influencers(entry, params, _case):
+    return influencers_ref(entry, params.get("direction", "total"), params.get("identifyInfluencersMethod", "coverage"),
+                           count=params.get("influencersCount"), target=params.get("targetCoveragePercent", 90),
+                           attr=params.get("identifyInfluencersAttribute"), values=params.get("identifyInfluencersAttributeValues"))
+
+
+def _informal(which):
+    def run(entry, params, _case):
+        res = informal_ref(entry, params["fiFormalAttribute"], params["fiFormalValues"],
+                           params["fiInformalAttribute"], params["fiInformalValues"])
+        return res[which]
+    return run
+
+
+def complex_centrality(entry, params, _case):
+    t, kind = params.get("complexCentralityThreshold", 3), params.get("complexCentralityThresholdType", "absolute")
+    G = to_nx(entry, directed=False, self_loops=False)
+    max_deg = max((d for _, d in G.degree()), default=0)
+    if not (kind == "absolute" and t == 1 or kind == "fractional" and round(t * max_deg) <= 1):
+        return {"error": "complexCentrality oracle only for threshold 1 (deterministic)"}
+    return complex_ref(entry, params.get("normalized", False))
+
+
 METRICS = {
     "inDegree": _degree("in"),
     "outDegree": _degree("out"),
@@ -184,23 +308,48 @@ METRICS = {
     "currentFlowClosenessCentrality": current_flow,
     "diameter": diameter,
     "avgShortestPathLength": avg_spl,
+    "eigenvectorCentrality": eigenvector,
+    "katzCentrality": katz,
+    "pageRank": pagerank,
+    "HITS": hits,
+    "clustering": clustering,
+    "constraint": _structural("constraint"),
+    "effectiveSize": _structural("effectiveSize"),
+    "efficiency": _structural("efficiency"),
+    "averageNeighborDegree": avg_neighbor,
+    "modularity": modularity,
+    "coreNumber": core,
+    "connectedComponents": components,
+    "kCliqueCommunities": kclique,
+    "brokerage": brokerage,
+    "externalVsInternal": external_internal,
+    "identifyInfluencers": influencers,
+    "informalAlignment": _informal(0),
+    "informalDistance": _informal(1),
+    "complexCentrality": complex_centrality,
 }
 
 
+def answer(case):
+    fn = METRICS.get(case["metric"])
+    if fn is None:
+        return {"error": f"no oracle for {case['metric']}"}
+    entry = {"network": case["network"], "isDirected": case["isDirected"]}
+    try:
+        return fn(entry, case.get("params", {}), case)
+    except Exception as exc:  # report, don't die: one bad case must not hide the others
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
 def main():
+    if "--serve" in sys.argv[1:]:
+        for line in sys.stdin:
+            if line.strip():
+                sys.stdout.write(json.dumps(answer(json.loads(line))) + "\n")
+                sys.stdout.flush()
+        return
     batch = json.load(sys.stdin)
-    results = []
-    for case in batch["cases"]:
-        fn = METRICS.get(case["metric"])
-        if fn is None:
-            results.append({"error": f"no oracle for {case['metric']}"})
-            continue
-        entry = {"network": case["network"], "isDirected": case["isDirected"]}
-        try:
-            results.append(fn(entry, case.get("params", {}), case))
-        except Exception as exc:  # report, don't die: one bad case must not hide the others
-            results.append({"error": f"{type(exc).__name__}: {exc}"})
-    json.dump({"results": results}, sys.stdout)
+    json.dump({"results": [answer(case) for case in batch["cases"]]}, sys.stdout)
 
 
 if __name__ == "__main__":
