@@ -2,7 +2,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer } from './helpers/app.ts';
-import { embedFixture, openSession, ORIGIN, OPERATOR_TOKEN, type EmbedFixture } from './helpers/embed.ts';
+import { embedFixture, ORIGIN, OPERATOR_TOKEN, type EmbedFixture } from './helpers/embed.ts';
 
 for (const dialect of DIALECTS) {
   describe(`embedding: managed users, grants, settings (${dialect})`, () => {
