@@ -148,6 +148,9 @@ async function load(): Promise<void> {
       activeSinceBeat = false;
       api.heartbeat().catch(() => undefined);
     }, 60_000);
+    // The session's lifetime end is known in advance: expire then even if nothing calls the service.
+    const endsIn = Date.parse(session.expiresAt) - Date.now();
+    if (Number.isFinite(endsIn)) setTimeout(() => expire('expired'), Math.min(Math.max(0, endsIn), 2 ** 31 - 1));
     status('');
     e.emit('ready', { sessionId, networkId: model.networkId, nodeCount: model.ids.length, edgeCount: model.edges.length, protocolVersion: 1 });
     for (const r of early.splice(0)) void onRequest(r);

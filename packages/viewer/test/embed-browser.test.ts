@@ -67,7 +67,8 @@ before(async () => {
   await Promise.all([buildEmbed(), buildViewer()]);
   const port = await freePort();
   service = `http://localhost:${port}`;
-  t = await testApp('sqlite', { NETLOOM_OPERATOR_TOKEN: OPERATOR, NETLOOM_PUBLIC_URL: service });
+  // Access tokens live 75 s here, so the viewer's refresh (1 minute before expiry) comes after 15 s.
+  t = await testApp('sqlite', { NETLOOM_OPERATOR_TOKEN: OPERATOR, NETLOOM_PUBLIC_URL: service, NETLOOM_EMBED_ACCESS_TOKEN_TTL_MS: '75000' });
   await t.app.listen({ port, host: '127.0.0.1' });
 
   // The host: its own page and backend on another origin.
@@ -316,5 +317,20 @@ test('the embed page refuses a frame on a non-allowed origin (CSP frame-ancestor
     }
   }, [service, sessionId] as const);
   assert.equal(outcome, 'TIMEOUT');
+  await page.close();
+});
+
+test('the viewer refreshes its access token through getLaunchToken after activity', { skip, timeout: 45_000 }, async () => {
+  const sessionId = await newSession();
+  const page = await openHost();
+  const issued = launchTokensIssued.length;
+  await page.evaluate((id) => (window as unknown as Win).embedIt(id), sessionId);
+  assert.equal(launchTokensIssued.length, issued + 1);
+  assert.ok((await sdk(page, 'layers.color', { attribute: 'team' })).ok); // activity
+  const deadline = Date.now() + 25_000;
+  while (launchTokensIssued.length === issued + 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  assert.equal(launchTokensIssued.length, issued + 2, 'a refresh asked the host for a second launch token');
+  const views = await sdk(page, 'views.list'); // served with the refreshed access token
+  assert.ok(views.ok, JSON.stringify(views));
   await page.close();
 });
