@@ -255,6 +255,19 @@ test('a host page on another origin embeds a session and drives the viewer throu
   assert.ok(events.every((e) => typeof e.revision === 'number'));
   assert.ok(events.some((e) => e.name === 'state.changed'));
 
+  // The viewer's own click (the focused node is at the centre of the frame) goes through the same queue.
+  const revBeforeClick = await page.evaluate(() => (window as unknown as Win).embed.revision);
+  await sdk(page, 'nodes.clearSelection');
+  const box = await page.locator('#viewer iframe').boundingBox();
+  assert.ok(box);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => (window as unknown as Win).events.some((e) => e.name === 'node.clicked'));
+  const clickEvents = await page.evaluate(() => (window as unknown as Win).events.filter((e) => e.name === 'node.clicked' || e.name === 'selection.changed').slice(-2));
+  assert.deepEqual(clickEvents.map((e) => [e.name, (e as unknown as { nodeId?: string }).nodeId]), [['node.clicked', 'n4'], ['selection.changed', undefined]]);
+  const afterClick = (await sdk(page, 'state.get')).value as { selectedNodeIds: string[]; revision: number };
+  assert.deepEqual(afterClick.selectedNodeIds, ['n4']);
+  assert.ok(afterClick.revision > revBeforeClick, 'the click bumped the revision');
+
   // Views: save (Edit), list, open.
   const saved = await sdk(page, 'views.save', { name: 'Two teams' });
   assert.ok(saved.ok, JSON.stringify(saved));
