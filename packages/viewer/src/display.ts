@@ -8,6 +8,7 @@ import type { Camera } from '@netloom/protocol';
 import type { DisplayPort } from './engine.ts';
 import type { Display } from './layers.ts';
 import type { NetworkModel } from './model.ts';
+import { parseInline, plainText, type MdNode } from './markdown.ts';
 
 const ANIMATION_MS = 400;
 
@@ -30,6 +31,23 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   return e;
 }
 
+/** Markdown tokens → elements, text through textContent only (nothing from the data is parsed as HTML). */
+function renderMd(nodes: MdNode[], parent: HTMLElement): HTMLElement {
+  for (const n of nodes) {
+    if (n.type === 'text') parent.append(document.createTextNode(n.text));
+    else if (n.type === 'br') parent.append(el('br'));
+    else if (n.type === 'code') parent.append(el('code', undefined, n.text));
+    else if (n.type === 'link') {
+      const a = el('a');
+      a.href = n.href;
+      a.target = '_blank';
+      a.rel = 'noopener noreferrer';
+      parent.append(renderMd(n.children, a));
+    } else parent.append(renderMd(n.children, el(n.type === 'strong' ? 'strong' : n.type === 'em' ? 'em' : 'del')));
+  }
+  return parent;
+}
+
 export class SigmaDisplay implements DisplayPort {
   readonly graph: MultiGraph;
   readonly renderer: Sigma;
@@ -50,7 +68,8 @@ export class SigmaDisplay implements DisplayPort {
     this.#legend.hidden = true;
     root.append(stage, this.#legend, this.#details);
     const graph: MultiGraph = model.directed ? new MultiDirectedGraph() : new MultiGraph({ type: 'undirected' });
-    model.ids.forEach((id, i) => graph.addNode(id, { x: model.x[i], y: model.y[i], label: model.labels[i], size: 6, color: '#5b6b8c' }));
+    // Labels on the canvas are the Markdown's plain text; the details panel renders the Markdown.
+    model.ids.forEach((id, i) => graph.addNode(id, { x: model.x[i], y: model.y[i], label: /[*_`~[\\\n]|https?:/.test(model.labels[i]) ? plainText(parseInline(model.labels[i])) : model.labels[i], size: 6, color: '#5b6b8c' }));
     for (const e of model.edges) graph.addEdge(model.ids[e.source], model.ids[e.target], { size: 1, color: '#c3c8d4' });
     this.graph = graph;
     this.renderer = new Sigma(graph, stage, {
@@ -84,11 +103,11 @@ export class SigmaDisplay implements DisplayPort {
       return;
     }
     box.hidden = false;
-    box.append(el('h2', 'nl-title', this.#model.labels[i]));
+    box.append(renderMd(parseInline(this.#model.labels[i]), el('h2', 'nl-title')));
     const dl = el('dl');
     for (const [k, v] of Object.entries(this.#model.attributes[i])) {
       if (k.startsWith('_') || k === 'name') continue; // `_` attributes are usable but not shown
-      dl.append(el('dt', undefined, k), el('dd', undefined, String(v)));
+      dl.append(renderMd(parseInline(k), el('dt')), renderMd(parseInline(String(v)), el('dd')));
     }
     box.append(dl);
     const img = this.#model.images[i];

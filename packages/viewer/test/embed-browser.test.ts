@@ -56,8 +56,9 @@ function network() {
   const teams = ['Sales', 'Eng', 'Ops', 'Design'];
   const nodes = Array.from({ length: 40 }, (_, i) => ({
     id: `n${i}`,
-    attributes: { name: i === 0 ? 'Ana' : i === 1 ? 'Ana' : `Person ${i}`, team: teams[i % 4], score: i, _internal: 'x' },
+    attributes: { name: i === 0 ? 'Ana' : i === 1 ? 'Ana' : `Person ${i}`, team: teams[i % 4], score: i, _internal: 'x' } as Record<string, string | number>,
   }));
+  nodes[4].attributes.role = '**Lead** of [site](https://example.com) <img src=x onerror="document.title=1">';
   const edges = Array.from({ length: 60 }, (_, k) => ({ id: k, source: `n${k % 40}`, target: `n${(k * 7 + 3) % 40}` }));
   return { nodes, edges };
 }
@@ -197,7 +198,7 @@ test('a host page on another origin embeds a session and drives the viewer throu
 
   const info = await sdk(page, 'network.info');
   assert.deepEqual(info.ok && { ...(info.value as object), nodeAttributes: undefined }, { name: 'Team network', nodeCount: 40, edgeCount: 60, nodeAttributes: undefined });
-  assert.deepEqual((info.value as { nodeAttributes: unknown[] }).nodeAttributes, [{ name: '_internal', type: 'string' }, { name: 'name', type: 'string' }, { name: 'score', type: 'number' }, { name: 'team', type: 'string' }]);
+  assert.deepEqual((info.value as { nodeAttributes: unknown[] }).nodeAttributes, [{ name: '_internal', type: 'string' }, { name: 'name', type: 'string' }, { name: 'role', type: 'string' }, { name: 'score', type: 'number' }, { name: 'team', type: 'string' }]);
   const session = await sdk(page, 'session.info');
   assert.equal((session.value as { displayName: string }).displayName, 'Vera Viewer');
   assert.deepEqual((session.value as { networkIds: string[] }).networkIds, [networkId]);
@@ -267,6 +268,13 @@ test('a host page on another origin embeds a session and drives the viewer throu
   const afterClick = (await sdk(page, 'state.get')).value as { selectedNodeIds: string[]; revision: number };
   assert.deepEqual(afterClick.selectedNodeIds, ['n4']);
   assert.ok(afterClick.revision > revBeforeClick, 'the click bumped the revision');
+  // Details panel: Markdown rendered, markup shown as text, `_` attributes hidden.
+  const details = page.frameLocator('#viewer iframe').locator('.nl-details');
+  assert.equal(await details.locator('strong').textContent(), 'Lead');
+  assert.equal(await details.locator('a').getAttribute('href'), 'https://example.com/');
+  assert.equal(await details.locator('img').count(), 0);
+  assert.match(await details.textContent() ?? '', /<img src=x/);
+  assert.doesNotMatch(await details.textContent() ?? '', /_internal/);
 
   // Views: save (Edit), list, open.
   const saved = await sdk(page, 'views.save', { name: 'Two teams' });
