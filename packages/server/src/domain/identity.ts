@@ -206,10 +206,11 @@ export async function setOrganizationPlanOf(db: Kysely<Database>, orgId: string,
  * organization — not Access-only / Simplified Access-only (API.md, invalid `owner` cases).
  */
 export function canOwnNetworks(
-  user: Pick<UserRecord, 'status'>,
+  user: Pick<UserRecord, 'status'> & Partial<Pick<UserRecord, 'kind'>>,
   membership: Pick<MembershipRecord, 'role'> | null,
 ): boolean {
   if (user.status !== 'active') return false;
+  if (user.kind === 'managed') return false; // managed (embedded) users never own networks
   if (membership && (membership.role === 'Access-only' || membership.role === 'Simplified Access-only')) return false;
   return true;
 }

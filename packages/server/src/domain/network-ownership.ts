@@ -42,6 +42,7 @@ export async function resolveOwner(db: Kysely<Database>, principal: Principal, o
     if (!m || m.org_id !== principal.orgId) throw why('is not a member of the credential’s organization');
     if (user.status === 'suspended') throw why('is suspended');
     if (user.status === 'unverified') throw why('has not verified their account');
+    if (user.kind === 'managed') throw why('is a managed (embedded) user and cannot own networks');
     if (!canOwnNetworks(user, m)) throw why(`has the role ${m.role} and cannot own networks`);
     return user;
   }
