@@ -258,7 +258,10 @@ for (const dialect of DIALECTS) {
       assert.equal(byEmail.json().owner._id, member.id);
       assert.equal((await post(member.id)).json().owner._id, member.id);
       assert.equal((await post()).json().owner._id, admin.id);
-      for (const bad of [outsider.email, 'nobody@example.com', accessOnly.email, suspended.email]) {
+      const { createUser } = await import('../src/domain/identity.ts');
+      const managed = await createUser(t.database.db, { email: `managed-${Date.now()}@managed.example.invalid`, name: 'Embedded viewer', kind: 'managed' });
+      await t.member(org.id, managed.id, 'Standard User');
+      for (const bad of [outsider.email, 'nobody@example.com', accessOnly.email, suspended.email, managed.id]) {
         const res = await post(bad);
         assert.equal(res.statusCode, 400, bad);
         assert.equal(res.json().code, 'INVALID_OWNER');
