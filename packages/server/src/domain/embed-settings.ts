@@ -5,9 +5,11 @@
  * - allowed host origins, "All owned networks" (default on) or a chosen list, and the data-disclosure
  *   acknowledgement: managed by organization admins (`GET/PUT /embed/settings`, CLI). Removing an origin
  *   ends the sessions on it at once.
- * Embeddable = owned by a member of the organization, acknowledged disclosure, and (all owned networks
- * on, or listed). Without the acknowledgement no network is embeddable: it is what authorizes the
- * integration to receive a network's full content.
+ * Embeddable = owned by a member of the organization and (all owned networks on — the default — or
+ * listed), as API.md says ("by default all networks owned by members of the organization are
+ * embeddable"). The data-disclosure acknowledgement is recorded (who, when; audit log) and shown in the
+ * settings; it documents that making networks embeddable authorizes the integration to receive their full
+ * content, and does not gate grants or sessions.
  */
 import type { Kysely } from 'kysely';
 import type { EmbedLimits } from '../config.ts';
@@ -69,7 +71,6 @@ export type Embeddability = 'ok' | 'not-found' | 'not-embeddable';
 /** Whether a network can be granted / opened in a session: see the header. */
 export async function embeddability(db: Kysely<Database>, settings: EmbedSettingsRecord, networkId: string): Promise<{ result: Embeddability; why?: string }> {
   if (!(await isOrgNetwork(db, settings.org_id, networkId))) return { result: 'not-found' };
-  if (settings.disclosure_accepted_at === null) return { result: 'not-embeddable', why: 'the organization has not accepted the data-disclosure terms of embedding (PUT /embed/settings dataDisclosureAccepted: true)' };
   if (settings.all_owned_networks === 1) return { result: 'ok' };
   if (await isListedEmbeddable(db, settings.org_id, networkId)) return { result: 'ok' };
   return { result: 'not-embeddable', why: 'the network is not among the organization’s embeddable networks' };

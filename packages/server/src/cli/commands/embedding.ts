@@ -71,7 +71,7 @@ export const embeddingCommand: CliCommand = {
       .option('--all-owned-networks <on|off>', '"All owned networks" embeddable', onOff)
       .option('--networks <ids>', 'the chosen embeddable network ids, comma-separated; "" for none')
       .option('--accept-data-disclosure', 'record the data-disclosure acknowledgement')
-      .option('--withdraw-data-disclosure', 'withdraw it (no network is embeddable without it)')
+      .option('--withdraw-data-disclosure', 'withdraw it (recorded; does not change embeddability)')
       .action((o: { org: string; origins?: string; allOwnedNetworks?: boolean; networks?: string; acceptDataDisclosure?: boolean; withdrawDataDisclosure?: boolean }) =>
         withOrg(o.org, (e, orgId) => {
           const body: Record<string, unknown> = {};
