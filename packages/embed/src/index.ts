@@ -118,6 +118,7 @@ export class Embed {
   #counter = 0;
   #onWindowMessage: (e: MessageEvent) => void;
   #destroyed = false;
+  #helloSeen = false;
 
   static create(element: HTMLElement | string, options: EmbedCreateOptions): Promise<Embed> {
     const container = typeof element === 'string' ? document.querySelector<HTMLElement>(element) : element;
@@ -134,19 +135,34 @@ export class Embed {
     }
     const embed = new Embed(container, options, viewerOrigin);
     return new Promise<Embed>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off1(); off2();
+      let settled = false;
+      const fail = (err: EmbedError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer); off1(); off2();
         embed.destroy();
-        reject(new EmbedError('TIMEOUT', 'the viewer did not load the network in time (is this page\'s origin allowed for the session?)'));
+        reject(err);
+      };
+      const timer = setTimeout(() => {
+        fail(new EmbedError('TIMEOUT', 'the viewer did not load the network in time (is this page\'s origin allowed for the session?)'));
       }, options.timeoutMs ?? 60_000);
       const off1 = embed.on('ready', () => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer); off1(); off2();
         resolve(embed);
       });
-      const off2 = embed.on('session.expired', (p) => {
-        clearTimeout(timer); off1(); off2();
-        embed.destroy();
-        reject(new EmbedError('SESSION_EXPIRED', `the session has ended (${p.reason})`));
+      const off2 = embed.on('session.expired', (p) => fail(new EmbedError('SESSION_EXPIRED', `the session has ended (${p.reason})`)));
+      // The page of an ended session is never framed (CSP frame-ancestors 'none'), so no viewer code runs
+      // to say so: when the frame loaded without a hello, ask the service whether the session still lives.
+      embed.iframe.addEventListener('load', () => {
+        setTimeout(() => {
+          if (settled || embed.#helloSeen) return;
+          fetch(`${viewerOrigin}/api/v2/embed/sessions/${encodeURIComponent(options.sessionId)}/status`, { credentials: 'omit', referrerPolicy: 'no-referrer', cache: 'no-store' })
+            .then((r) => (r.ok ? r.json() as Promise<{ live?: unknown }> : null))
+            .then((b) => { if (b?.live === false) fail(new EmbedError('SESSION_EXPIRED', 'the session has ended (the viewer page is no longer served for it)')); })
+            .catch(() => undefined);
+        }, 300);
       });
     });
   }
@@ -207,6 +223,7 @@ export class Embed {
   #handshake(e: MessageEvent): void {
     if (e.source !== this.iframe.contentWindow || e.origin !== this.viewerOrigin) return;
     if (!isMessageOfType(e.data, 'hello') || e.data.sessionId !== this.sessionId) return;
+    this.#helloSeen = true;
     // A new hello means the viewer (re)loaded: commands sent to the old page will never be answered.
     if (this.#port) {
       this.#rejectAll('INTERNAL', 'the viewer reloaded');

@@ -83,6 +83,8 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min = 0): number
 }
 
 function planLimits(env: NodeJS.ProcessEnv, plan: Plan, pub: number, priv: number, views: number): PlanLimits {
+  /** How often an open viewer checks that its session still lives (without counting as activity). */
+  statusCheckMs: number;
   const P = plan.toUpperCase();
   return {
     maxPublicNetworks: int(env, `NETLOOM_PLAN_${P}_MAX_PUBLIC`, pub),
@@ -140,3 +142,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
   return cfg;
 }
+      statusCheckMs: int(env, 'NETLOOM_EMBED_STATUS_CHECK_MS', 30_000, 1000),

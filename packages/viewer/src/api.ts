@@ -16,6 +16,7 @@ export const PATHS = {
   views: '/api/v2/embed/viewer/views',
   view: (id: string) => `/api/v2/embed/viewer/views/${encodeURIComponent(id)}`,
   heartbeat: '/api/v2/embed/viewer/heartbeat',
+  status: (sessionId: string) => `/api/v2/embed/sessions/${encodeURIComponent(sessionId)}/status`,
 };
 
 export interface LoadedNetwork {
@@ -137,6 +138,19 @@ export class ViewerApi implements BackendPort {
 
   updateView(view: EmbedView): Promise<EmbedView> {
     return this.request<EmbedView>(PATHS.view(view.id), { method: 'PUT', body: view });
+  }
+
+  /**
+   * Whether the session still lives, without a token and without counting as activity (an idle viewer
+   * notices a revocation this way). Says so through onExpired when it has ended; network errors → live.
+   */
+  async status(): Promise<{ live: boolean; checkAfterMs: number }> {
+    const res = await this.#fetch(this.base + PATHS.status(this.sessionId), { credentials: 'omit', referrerPolicy: 'no-referrer', cache: 'no-store' });
+    if (!res.ok) throw new CommandError('INTERNAL', `session status: ${res.status}`);
+    const body = await res.json() as { live?: unknown; checkAfterMs?: unknown };
+    const checkAfterMs = typeof body.checkAfterMs === 'number' && body.checkAfterMs >= 1000 ? body.checkAfterMs : 30_000;
+    if (body.live === false) this.onExpired('the session has ended');
+    return { live: body.live !== false, checkAfterMs };
   }
 
   heartbeat(): Promise<unknown> {

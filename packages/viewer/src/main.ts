@@ -148,6 +148,13 @@ async function load(): Promise<void> {
       activeSinceBeat = false;
       api.heartbeat().catch(() => undefined);
     }, 60_000);
+    // Revocation or inactivity while idle: check the session's status (not activity, no token) now and then.
+    // The first answer tells how often to ask (the service's setting; 30 s by default).
+    const checkStatus = (): void => {
+      if (expired) return;
+      api.status().then((s) => setTimeout(checkStatus, s.checkAfterMs), () => setTimeout(checkStatus, 30_000));
+    };
+    checkStatus();
     // The session's lifetime end is known in advance: expire then even if nothing calls the service.
     const endsIn = Date.parse(session.expiresAt) - Date.now();
     if (Number.isFinite(endsIn)) setTimeout(() => expire('expired'), Math.min(Math.max(0, endsIn), 2 ** 31 - 1));

@@ -10,7 +10,10 @@
  *   PUT  /api/v2/embed/viewer/views/:viewId                update (Edit)
  *   POST /api/v2/embed/viewer/metrics/:kind/:metricId      run a metric on the session's network
  *   POST /api/v2/embed/viewer/heartbeat                    activity
- * Every call first checks that the session still lives (410 SESSION_EXPIRED otherwise) and counts as
+ *   GET  /api/v2/embed/sessions/:sessionId/status          { live, checkAfterMs } — no credential, CORS *,
+ *        NOT activity: the SDK asks when the embed page did not load (an ended session's page is never
+ *        framed), the viewer polls it to notice an end while idle. Tells no more than the embed page.
+ * Every other call first checks that the session still lives (410 SESSION_EXPIRED otherwise) and counts as
  * activity. Responses are never cached and carry `Referrer-Policy: no-referrer`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,7 +24,7 @@ import { metrics } from '@netloom/engine';
 import { parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { audit, checkRate, limitsOf, RateLimitedError } from '../../domain/embed-context.ts';
-import { authenticateViewer, exchangeLaunchToken, type LiveSession } from '../../domain/embed-sessions.ts';
+import { authenticateViewer, exchangeLaunchToken, pageOrigin, type LiveSession } from '../../domain/embed-sessions.ts';
 import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
 import { signDataLink, verifyDataLink } from '../../domain/embed-tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -43,7 +46,7 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
 
   app.addHook('onSend', async (request, reply) => {
     const url = request.url;
-    if (url.startsWith('/api/v2/embed/viewer/') || url.startsWith('/api/v2/embed/data/') || /^\/api\/v2\/embed\/sessions\/[^/]+\/access-tokens/.test(url)) {
+    if (url.startsWith('/api/v2/embed/viewer/') || url.startsWith('/api/v2/embed/data/') || /^\/api\/v2\/embed\/sessions\/[^/]+\/(access-tokens|status)/.test(url)) {
       reply.header('cache-control', 'no-store');
       reply.header('referrer-policy', 'no-referrer');
     }
@@ -63,6 +66,17 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
     async (request) => {
       const { sessionId } = request.params as { sessionId: string };
       return exchangeLaunchToken(ctx, sessionId, (request.body as { launchToken: string }).launchToken, request.ip);
+    },
+  );
+
+  app.get(
+    '/api/v2/embed/sessions/:sessionId/status',
+    { config: skip, schema: { summary: 'Whether a session still lives (no credential; not activity)', tags, params: Type.Object({ sessionId: Type.String({ maxLength: 100 }) }) } },
+    async (request, reply) => {
+      const { sessionId } = request.params as { sessionId: string };
+      reply.header('access-control-allow-origin', '*');
+      const live = /^[0-9a-f]{24}$/.test(sessionId) && (await pageOrigin(ctx, sessionId)) !== null;
+      return { live, checkAfterMs: ctx.config.embed.statusCheckMs };
     },
   );
 
