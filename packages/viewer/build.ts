@@ -25,6 +25,19 @@ export async function buildViewer(opts: { minify?: boolean } = {}): Promise<stri
     legalComments: 'none',
     logLevel: 'warning',
   });
+  // The layout worker: a classic worker script of its own, same origin as the page (CSP `default-src 'self'`).
+  await build({
+    entryPoints: [join(here, 'src/menu/layout-worker.ts')],
+    outfile: join(out, 'layout-worker.js'),
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2022'],
+    minify: opts.minify ?? true,
+    sourcemap: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
   copyFileSync(join(here, 'src/viewer.css'), join(out, 'viewer.css'));
   return out;
 }

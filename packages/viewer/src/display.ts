@@ -9,6 +9,7 @@ import type { DisplayPort } from './engine.ts';
 import type { Display } from './layers.ts';
 import type { NetworkModel } from './model.ts';
 import { parseInline, plainText, type MdNode } from './markdown.ts';
+import { nodePrograms } from './menu/programs.ts';
 
 const ANIMATION_MS = 400;
 
@@ -58,6 +59,10 @@ export class SigmaDisplay implements DisplayPort {
   #legend: HTMLElement;
   /** True while a command animates the camera (user-move detection ignores it). */
   animating = false;
+  /** Hooks of the Explore menu (menu/index.ts): extra node/edge display data (shapes, images, roll-up, settings), and a step before each redraw. */
+  decorateNode: ((node: string, data: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  decorateEdge: ((edge: string, data: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  beforeRefresh: (() => void) | null = null;
 
   constructor(root: HTMLElement, model: NetworkModel) {
     this.#model = model;
@@ -77,19 +82,23 @@ export class SigmaDisplay implements DisplayPort {
       labelRenderedSizeThreshold: 4,
       defaultEdgeType: model.directed ? 'arrow' : 'line',
       zIndex: true,
+      nodeProgramClasses: nodePrograms(),
       nodeReducer: (node, data) => {
         const d = this.#display;
         const i = model.index.get(node);
-        if (!d || i === undefined) return data;
+        if (!d || i === undefined) return this.decorateNode ? this.decorateNode(node, data) as typeof data : data;
         const selected = this.#selected.has(i);
-        return { ...data, hidden: d.hidden[i] === 1, color: d.color[i], size: d.size[i], highlighted: selected, forceLabel: selected, zIndex: selected ? 1 : 0 };
+        const out = { ...data, hidden: d.hidden[i] === 1, color: d.color[i], size: d.size[i], highlighted: selected, forceLabel: selected, zIndex: selected ? 1 : 0 };
+        return this.decorateNode ? this.decorateNode(node, out) as typeof out : out;
       },
+      edgeReducer: (edge, data) => (this.decorateEdge ? this.decorateEdge(edge, data) as typeof data : data),
     });
   }
 
   refresh(display: Display, selected: readonly number[]): void {
     this.#display = display;
     this.#selected = new Set(selected);
+    this.beforeRefresh?.();
     this.renderer.refresh();
     this.#renderDetails(selected.length === 1 ? selected[0] : null);
     this.#renderLegend(display);

@@ -55,6 +55,8 @@ export class ViewerEngine {
   dirty = false;
   expired = false;
   display: Display;
+  /** EmbedView `display` settings (background, label mode, edges); saved with views, applied on open. */
+  displaySettings: EmbedView['display'] = { ...DEFAULT_DISPLAY_SETTINGS };
   readonly queue: CommandQueue;
   #displayPort: DisplayPort;
   #backend: BackendPort;
@@ -144,6 +146,17 @@ export class ViewerEngine {
     void this.queue.enqueue({ id: `viewer-camera-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, source: 'viewer', run: () => this.bump('viewer.camera') }).catch(() => undefined);
   }
 
+  /**
+   * The viewer's own menu runs a protocol command through the same handlers and queue as the SDK (as a
+   * viewer task: no deadline, not counted against the host's 20 pending), so revision and
+   * `state.changed` behave identically.
+   */
+  viewerCommand(command: CommandName, args: Record<string, unknown> = {}): Promise<unknown> {
+    if (this.expired) return Promise.reject(new CommandError('SESSION_EXPIRED', 'the session has ended'));
+    const id = `viewer-${command}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    return this.queue.enqueue({ id, source: 'viewer', run: (ctx) => this.#handlers[command](args, ctx) });
+  }
+
   /** Handles one request from the SDK; always produces exactly one reply. */
   async handle(req: RequestMessage): Promise<ReplyMessage> {
     try {
@@ -175,7 +188,7 @@ export class ViewerEngine {
   }
 
   #currentViewBody(): Omit<EmbedView, 'id'> {
-    return { version: 1, name: '', description: '', layers: this.layers.map((l) => ({ ...l })), camera: this.#displayPort.getCamera(), display: { ...DEFAULT_DISPLAY_SETTINGS } };
+    return { version: 1, name: '', description: '', layers: this.layers.map((l) => ({ ...l })), camera: this.#displayPort.getCamera(), display: { ...this.displaySettings } };
   }
 
   async #session_(): Promise<SessionInfo> {
@@ -211,6 +224,7 @@ export class ViewerEngine {
         ctx.signal.throwIfAborted();
         this.layers = view.layers.map((l) => ({ ...l }));
         this.viewId = view.id;
+        if (view.display) this.displaySettings = { ...DEFAULT_DISPLAY_SETTINGS, ...view.display };
         this.bump('views.open', ctx.id, { layersChanged: true, dirty: false });
         this.dirty = false;
         await this.#displayPort.setCamera(view.camera, ctx.signal);

@@ -14,6 +14,7 @@ import { ViewerEngine } from './engine.ts';
 import { CommandError, toWireError } from './errors.ts';
 import { buildModel } from './model.ts';
 import { TokenManager } from './tokens.ts';
+import { mountMenu } from './menu/index.ts';
 
 const root = document.getElementById('netloom-viewer') as HTMLElement;
 const sessionId = root.dataset.sessionId ?? '';
@@ -122,6 +123,8 @@ async function load(): Promise<void> {
     const e = new ViewerEngine({ model, display, backend: api, emit: (name, payload) => emit(name, payload), session });
     engine = e;
     e.start();
+    // The Explore left menu (hidden entirely by `ui.menu: []`) and the drawing hooks it shares with views.
+    mountMenu({ root, engine: e, display, model, session, api, layoutWorkerUrl: new URL('layout-worker.js', import.meta.url) });
     // The viewer's own clicks go through the same queue as host commands.
     display.renderer.on('clickNode', ({ node }) => {
       activity();
