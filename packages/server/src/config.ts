@@ -42,6 +42,8 @@ export interface Config {
   bootstrapOwner: boolean;
   /** Embedding (API.md Embedding, DECISIONS.md §5); see docs/embedding-api.md. */
   embed: EmbedConfig;
+  /** AI chat of embedded viewers (docs/embedding-api.md, chat). */
+  ai: AiConfig;
 }
 
 /** Hourly embedding limits of an organization (API.md Limits); the operator may override them per organization. */
@@ -54,6 +56,20 @@ export interface EmbedLimits {
   metricsPerHour: number;
   /** Launch-token redemptions per session per hour (60). */
   redemptionsPerSessionPerHour: number;
+  /** AI chat questions per organization per calendar month (UTC), answered or in progress (1,000). */
+  aiQuestionsPerMonth: number;
+}
+
+/** The AI chat's assistant: an OpenAI-compatible provider when a base URL is set, else the built-in offline one. */
+export interface AiConfig {
+  /** NETLOOM_AI_BASE_URL, e.g. `https://api.openai.com/v1` (`/chat/completions` is appended). */
+  baseUrl: string | null;
+  /** NETLOOM_AI_API_KEY (sent as a bearer token; never logged). */
+  apiKey: string | null;
+  /** NETLOOM_AI_MODEL. */
+  model: string;
+  /** NETLOOM_AI_TIMEOUT_MS: one answer's time limit (60 s). */
+  timeoutMs: number;
 }
 
 export interface EmbedConfig {
@@ -67,6 +83,8 @@ export interface EmbedConfig {
   accessTokenTtlMs: number;
   dataLinkTtlMs: number;
   inactivityMs: number;
+  /** How often an open viewer checks that its session still lives (without counting as activity). */
+  statusCheckMs: number;
   /** Launch-token redemptions per IP address per hour (the "fixed ceiling"; 600). */
   redemptionsPerIpPerHour: number;
   /** Defaults for every organization. */
@@ -83,8 +101,6 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min = 0): number
 }
 
 function planLimits(env: NodeJS.ProcessEnv, plan: Plan, pub: number, priv: number, views: number): PlanLimits {
-  /** How often an open viewer checks that its session still lives (without counting as activity). */
-  statusCheckMs: number;
   const P = plan.toUpperCase();
   return {
     maxPublicNetworks: int(env, `NETLOOM_PLAN_${P}_MAX_PUBLIC`, pub),
@@ -130,16 +146,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       accessTokenTtlMs: int(env, 'NETLOOM_EMBED_ACCESS_TOKEN_TTL_MS', 15 * 60_000, 1),
       dataLinkTtlMs: int(env, 'NETLOOM_EMBED_DATA_LINK_TTL_MS', 5 * 60_000, 1),
       inactivityMs: int(env, 'NETLOOM_EMBED_INACTIVITY_MS', 30 * 60_000, 1),
+      statusCheckMs: int(env, 'NETLOOM_EMBED_STATUS_CHECK_MS', 30_000, 1000),
       redemptionsPerIpPerHour: int(env, 'NETLOOM_EMBED_REDEMPTIONS_PER_IP_PER_HOUR', 600, 1),
       limits: {
         provisioningPerHour: int(env, 'NETLOOM_EMBED_PROVISIONING_PER_HOUR', 600, 1),
         launchTokensPerHour: int(env, 'NETLOOM_EMBED_LAUNCH_TOKENS_PER_HOUR', 6000, 1),
         metricsPerHour: int(env, 'NETLOOM_EMBED_METRICS_PER_HOUR', 3000, 1),
         redemptionsPerSessionPerHour: int(env, 'NETLOOM_EMBED_REDEMPTIONS_PER_SESSION_PER_HOUR', 60, 1),
+        aiQuestionsPerMonth: int(env, 'NETLOOM_EMBED_AI_QUESTIONS_PER_MONTH', 1000, 0),
       },
+    },
+    ai: {
+      baseUrl: env.NETLOOM_AI_BASE_URL ? env.NETLOOM_AI_BASE_URL.replace(/\/+$/, '') : null,
+      apiKey: env.NETLOOM_AI_API_KEY || null,
+      model: env.NETLOOM_AI_MODEL || 'gpt-4o-mini',
+      timeoutMs: int(env, 'NETLOOM_AI_TIMEOUT_MS', 60_000, 1),
     },
     ...overrides,
   };
   return cfg;
 }
-      statusCheckMs: int(env, 'NETLOOM_EMBED_STATUS_CHECK_MS', 30_000, 1000),

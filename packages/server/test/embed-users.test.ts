@@ -130,7 +130,7 @@ for (const dialect of DIALECTS) {
       assert.equal(got.seats, 2);
       assert.equal(got.allOwnedNetworks, true);
       assert.equal(got.dataDisclosureAccepted, true);
-      assert.deepEqual(got.limits, { provisioningPerHour: 600, launchTokensPerHour: 6000, metricsPerHour: 3000, redemptionsPerSessionPerHour: 60 });
+      assert.deepEqual(got.limits, { provisioningPerHour: 600, launchTokensPerHour: 6000, metricsPerHour: 3000, redemptionsPerSessionPerHour: 60, aiQuestionsPerMonth: 1000 });
       // The GET body can be sent back; changing a read-only field is refused.
       assert.equal((await f.host('PUT', '/api/v2/embed/settings', got)).statusCode, 200);
       const seats = await f.host('PUT', '/api/v2/embed/settings', { seats: 100 });

@@ -66,7 +66,7 @@ test('session end conditions, first match wins', () => {
 });
 
 test('limit overrides', () => {
-  const d = { provisioningPerHour: 600, launchTokensPerHour: 6000, metricsPerHour: 3000, redemptionsPerSessionPerHour: 60 };
+  const d = { provisioningPerHour: 600, launchTokensPerHour: 6000, metricsPerHour: 3000, redemptionsPerSessionPerHour: 60, aiQuestionsPerMonth: 1000 };
   const o = parseLimitOverrides({ metricsPerHour: 10 });
   assert.deepEqual(effectiveLimits(d, o).metricsPerHour, 10);
   assert.deepEqual(parseLimitOverrides({ metricsPerHour: null }, o), {});

@@ -170,7 +170,7 @@ export function sessionEndReason(f: SessionFacts): SessionEndReason | null {
 
 /* --------------------------------------------------------------- limits */
 
-export const LIMIT_KEYS = ['provisioningPerHour', 'launchTokensPerHour', 'metricsPerHour', 'redemptionsPerSessionPerHour'] as const satisfies readonly (keyof EmbedLimits)[];
+export const LIMIT_KEYS = ['provisioningPerHour', 'launchTokensPerHour', 'metricsPerHour', 'redemptionsPerSessionPerHour', 'aiQuestionsPerMonth'] as const satisfies readonly (keyof EmbedLimits)[];
 
 /** Validates operator overrides: a subset of LIMIT_KEYS with positive integers; null removes an override. */
 export function parseLimitOverrides(value: unknown, current: Partial<EmbedLimits> = {}): Partial<EmbedLimits> {
@@ -180,7 +180,7 @@ export function parseLimitOverrides(value: unknown, current: Partial<EmbedLimits
   for (const [key, v] of Object.entries(value)) {
     if (!(LIMIT_KEYS as readonly string[]).includes(key)) problems.push({ path: `/limits/${key}`, message: `is not a known limit (known: ${LIMIT_KEYS.join(', ')})` });
     else if (v === null) delete out[key as keyof EmbedLimits];
-    else if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 1e9) problems.push({ path: `/limits/${key}`, message: 'must be a whole number from 1 to 1000000000, or null for the default' });
+    else if (typeof v !== 'number' || !Number.isInteger(v) || v < (key === 'aiQuestionsPerMonth' ? 0 : 1) || v > 1e9) problems.push({ path: `/limits/${key}`, message: `must be a whole number from ${key === 'aiQuestionsPerMonth' ? 0 : 1} to 1000000000, or null for the default` });
     else out[key as keyof EmbedLimits] = v;
   }
   if (problems.length) throw invalid(problems);

@@ -17,6 +17,8 @@ export const DOMAIN_ERROR_STATUS = {
   NETWORK_NOT_EMBEDDABLE: 403,
   ORIGIN_NOT_ALLOWED: 403,
   VIEW_LIMIT_REACHED: 403,
+  /** AI chat refused (docs/embedding-api.md, chat): ui.aiChat false, chatAccess off, organization switch off, allowance spent, or not a preset question. */
+  CHAT_NOT_PERMITTED: 403,
   EMBED_MEMBERSHIP_IMMUTABLE: 409,
   SESSION_EXPIRED: 410,
   RATE_LIMITED: 429,

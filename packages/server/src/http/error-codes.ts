@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   NETWORK_NOT_EMBEDDABLE: { status: 403, title: 'Network not embeddable', when: 'Grant or session for a network that is not embeddable.' },
   ORIGIN_NOT_ALLOWED: { status: 403, title: 'Origin not allowed', when: 'Session origin not in the allowed host origins.' },
   VIEW_LIMIT_REACHED: { status: 403, title: 'View limit reached', when: "A new view beyond the network's `billing.maxViews`." },
+  CHAT_NOT_PERMITTED: { status: 403, title: 'Chat not permitted', when: 'AI chat of an embedded session refused: `ui.aiChat` false, `chatAccess` off, the organization\'s AI chat switched off, its monthly AI allowance spent, or (presetOnly) a question that is not a preset; `detail` says which.' },
   NOT_FOUND: { status: 404, title: 'Not found', when: 'No such resource, or not visible to this credential (existence is never revealed).' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', when: 'The path exists but not with this method.' },
   EMBED_MEMBERSHIP_IMMUTABLE: { status: 409, title: 'Membership is immutable', when: 'Change of `orgPermission` or `readOnly` of an existing managed user.' },

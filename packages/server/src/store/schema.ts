@@ -212,6 +212,49 @@ export interface EmbedAuditTable {
   details: string;
 }
 
+/** AI chat switch of an organization (no row: on). */
+export interface EmbedChatSettingsTable {
+  org_id: string;
+  ai_chat: number;
+  modified: string;
+}
+
+/** Preset questions of a network set by organization admins (no row: the default set). */
+export interface EmbedChatPresetsTable {
+  network_id: string;
+  org_id: string;
+  /** JSON string[]. */
+  questions: string;
+  modified: string;
+}
+
+export interface EmbedChatConversationsTable {
+  id: string;
+  session_id: string;
+  created: string;
+}
+
+/** Chat messages of embedded sessions; user messages count against the organization's monthly AI allowance. */
+export interface EmbedChatMessagesTable {
+  id: string;
+  org_id: string;
+  session_id: string;
+  conversation_id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  is_error: number;
+  /** user: `asked`; assistant: `pending`, `done`, `error`, `cancelled`. */
+  status: string;
+  /** user messages: `host` or `viewer`. */
+  source: string | null;
+  /** assistant messages: the question answered. */
+  reply_to: string | null;
+  /** JSON array of assistant actions (layers, views) for the viewer to apply. */
+  actions: string;
+  created: string;
+  finished: string | null;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -236,4 +279,8 @@ export interface Database {
   embed_locks: EmbedLocksTable;
   embed_views: EmbedViewsTable;
   embed_audit: EmbedAuditTable;
+  embed_chat_settings: EmbedChatSettingsTable;
+  embed_chat_presets: EmbedChatPresetsTable;
+  embed_chat_conversations: EmbedChatConversationsTable;
+  embed_chat_messages: EmbedChatMessagesTable;
 }

@@ -92,15 +92,17 @@ export const embeddingCommand: CliCommand = {
       .option('--launch-tokens <n>', 'launch tokens per hour (default 6000)', wholeNumber('launch-tokens'))
       .option('--metrics <n>', 'embedded metric calculations per hour (default 3000)', wholeNumber('metrics'))
       .option('--redemptions <n>', 'launch-token redemptions per session per hour (default 60)', wholeNumber('redemptions'))
+      .option('--ai-questions <n>', 'AI chat questions per calendar month (default 1000; 0 = none)', wholeNumber('ai-questions'))
       .option('--reset', 'remove every override (back to the defaults)')
-      .action((o: { org: string; provisioning?: number; launchTokens?: number; metrics?: number; redemptions?: number; reset?: boolean }) =>
+      .action((o: { org: string; provisioning?: number; launchTokens?: number; metrics?: number; redemptions?: number; aiQuestions?: number; reset?: boolean }) =>
         withOrg(o.org, (e, orgId) => {
           const limits: Record<string, number | null> = {};
-          if (o.reset) for (const k of ['provisioningPerHour', 'launchTokensPerHour', 'metricsPerHour', 'redemptionsPerSessionPerHour']) limits[k] = null;
+          if (o.reset) for (const k of ['provisioningPerHour', 'launchTokensPerHour', 'metricsPerHour', 'redemptionsPerSessionPerHour', 'aiQuestionsPerMonth']) limits[k] = null;
           if (o.provisioning !== undefined) limits.provisioningPerHour = o.provisioning;
           if (o.launchTokens !== undefined) limits.launchTokensPerHour = o.launchTokens;
           if (o.metrics !== undefined) limits.metricsPerHour = o.metrics;
           if (o.redemptions !== undefined) limits.redemptionsPerSessionPerHour = o.redemptions;
+          if (o.aiQuestions !== undefined) limits.aiQuestionsPerMonth = o.aiQuestions;
           return setEnablement(e, orgId, cli, { limits });
         }),
       );

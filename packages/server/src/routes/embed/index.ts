@@ -18,6 +18,8 @@ import { operatorRoutes } from './operator.ts';
 import { orgMemberRoutes, networkViewRoutes } from './org.ts';
 import { viewerRoutes } from '../viewer/index.ts';
 import { embedPageRoutes } from '../viewer/page.ts';
+import { viewerChatRoutes } from '../viewer/chat.ts';
+import { chatSettingsRoutes } from './chat.ts';
 
 export async function embedRoutes(app: FastifyInstance): Promise<void> {
   const ctx = createEmbedContext(app);
@@ -29,5 +31,7 @@ export async function embedRoutes(app: FastifyInstance): Promise<void> {
   orgMemberRoutes(app, ctx);
   networkViewRoutes(app, ctx);
   viewerRoutes(app, ctx);
+  viewerChatRoutes(app, ctx);
+  chatSettingsRoutes(app, ctx);
   embedPageRoutes(app, ctx);
 }

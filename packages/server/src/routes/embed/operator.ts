@@ -18,7 +18,7 @@ const Body = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean()),
     seats: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
-    limits: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]))),
+    limits: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]))),
   },
   { additionalProperties: false },
 );

@@ -9,10 +9,12 @@ import type { Database } from '../schema.ts';
 import { dialectOf } from '../db.ts';
 import * as m0001 from './0001-initial.ts';
 import * as m0002 from './0002-embedding.ts';
+import * as m0003 from './0003-embed-chat.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
   '0002-embedding': m0002,
+  '0003-embed-chat': m0003,
 });
 
 const provider: MigrationProvider = {

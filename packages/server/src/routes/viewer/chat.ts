@@ -1,0 +1,86 @@
+/**
+ * The viewer's AI chat (issue 5 item 5; rules in domain/embed-chat.ts), with the access token:
+ *   GET  /api/v2/embed/viewer/chat                     state: available?, why not, chatAccess, preset questions, current conversation, answer in progress, allowance
+ *   GET  /api/v2/embed/viewer/chat/messages            [{ id, role, content, isError, … }] of the current conversation (?conversation=<id>|all)
+ *   GET  /api/v2/embed/viewer/chat/messages/:id        one message; ?waitMs=… (≤ 25,000) waits while it is a pending answer
+ *   POST /api/v2/embed/viewer/chat/ask                 { message ≤ 4,000, newChat?, source? } → 202 { conversationId, question, reply (pending) }
+ *   POST /api/v2/embed/viewer/chat/cancel              stops the answer in progress → { cancelled, reply? }
+ *   POST /api/v2/embed/viewer/chat/new                 starts a new conversation → { conversationId, cancelled }
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { EmbedContext } from '../../domain/embed-context.ts';
+import { authenticateViewer } from '../../domain/embed-sessions.ts';
+import { askQuestion, cancelAnswer, chatMessage, chatMessages, chatState, newConversation, type ChatDeps, type ComputeFn } from '../../domain/embed-chat.ts';
+import { assistantFromConfig, type Assistant } from '../../domain/assistant/index.ts';
+import { DomainError } from '../../domain/errors.ts';
+
+const skip = { auth: { skip: true } };
+const tags = ['embedded viewer'];
+
+/** Engine metrics for the assistant, through the metric worker pool (never written back). */
+export function poolCompute(app: FastifyInstance): ComputeFn {
+  return async (metric, params, network, signal) => {
+    const result = await app.metricPool.run({
+      metric,
+      network: { kind: 'stored', text: network.text, networkDirected: network.directed, params },
+      writeBack: false,
+      nodeCount: network.nodeCount,
+      signal,
+    });
+    if (result.kind === 'deferred' || !result.response) throw new Error('unexpected metric reply');
+    const r = result.response;
+    const body = JSON.parse(Buffer.from(r.buffer, r.byteOffset, r.byteLength).toString('utf8')) as { values?: Record<string, Record<string, number | string>> };
+    return body.values ?? {};
+  };
+}
+
+export function viewerChatRoutes(app: FastifyInstance, ctx: EmbedContext, opts: { assistant?: Assistant } = {}): void {
+  const viewer = (request: FastifyRequest) => authenticateViewer(ctx, request.headers.authorization);
+  const assistant = opts.assistant ?? assistantFromConfig(ctx.config.ai);
+  const deps: ChatDeps = {
+    ctx,
+    assistant,
+    compute: poolCompute(app),
+    logError: (err, facts) => app.log.warn({ err: { message: err instanceof Error ? err.message : String(err) }, ...facts }, 'AI chat answer failed'),
+  };
+
+  app.get('/api/v2/embed/viewer/chat', { config: skip, schema: { summary: 'AI chat state of the session (availability, preset questions, conversation, allowance)', tags } }, async (request) => {
+    const state = await chatState(ctx, await viewer(request));
+    return { ...state, assistant: assistant.name };
+  });
+
+  app.get(
+    '/api/v2/embed/viewer/chat/messages',
+    { config: skip, schema: { summary: 'Messages of the current conversation (or ?conversation=<id>|all)', tags, querystring: Type.Object({ conversation: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }) } },
+    async (request) => chatMessages(ctx, await viewer(request), (request.query as { conversation?: string }).conversation),
+  );
+
+  app.get(
+    '/api/v2/embed/viewer/chat/messages/:messageId',
+    {
+      config: skip,
+      schema: {
+        summary: 'One chat message; waits up to waitMs (≤ 25,000) while it is an answer in progress',
+        tags,
+        params: Type.Object({ messageId: Type.String({ maxLength: 100 }) }),
+        querystring: Type.Object({ waitMs: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const live = await viewer(request);
+      const { messageId } = request.params as { messageId: string };
+      return chatMessage(ctx, live, messageId, Number((request.query as { waitMs?: string }).waitMs ?? 0));
+    },
+  );
+
+  app.post('/api/v2/embed/viewer/chat/ask', { config: skip, schema: { summary: 'Ask a question (≤ 4,000 characters); 202 with the pending answer', tags } }, async (request, reply) => {
+    const live = await viewer(request);
+    if (request.body === undefined) throw new DomainError('INVALID_ARGS', 'body must be an object { message, newChat?, source? }');
+    return reply.code(202).send(await askQuestion(deps, live, request.body));
+  });
+
+  app.post('/api/v2/embed/viewer/chat/cancel', { config: skip, schema: { summary: 'Stop the answer in progress', tags } }, async (request) => cancelAnswer(ctx, await viewer(request)));
+
+  app.post('/api/v2/embed/viewer/chat/new', { config: skip, schema: { summary: 'Start a new conversation', tags } }, async (request) => newConversation(ctx, await viewer(request)));
+}
