@@ -15,6 +15,7 @@ import { networkInfo, type NetworkModel } from './model.ts';
 import { assertRef, assertRefs, buildLabelIndex, describe, requireOne, resolveRef, type LabelIndex } from './refs.ts';
 import { findNodes } from './find.ts';
 import { CommandQueue } from './queue.ts';
+import type { ChatPort } from './chat.ts';
 
 export interface DisplayPort {
   /** Redraw with the given display attributes and selection (reducers), and show the details panel. */
@@ -58,6 +59,8 @@ export class ViewerEngine {
   /** EmbedView `display` settings (background, label mode, edges); saved with views, applied on open. */
   displaySettings: EmbedView['display'] = { ...DEFAULT_DISPLAY_SETTINGS };
   readonly queue: CommandQueue;
+  /** The AI chat (chat.ts); null: chat commands fail with NOT_PERMITTED after the session's gates. */
+  chat: ChatPort | null = null;
   #displayPort: DisplayPort;
   #backend: BackendPort;
   #emit: Emit;
@@ -200,7 +203,7 @@ export class ViewerEngine {
     const s = await this.#session_();
     if (s.ui.aiChat === false) throw new CommandError('NOT_PERMITTED', 'AI chat is hidden for this session (ui.aiChat is false)');
     if (s.capabilities.chat === 'off') throw new CommandError('NOT_PERMITTED', 'this viewer has no AI chat (chatAccess is off)');
-    throw new CommandError('NOT_PERMITTED', 'AI chat is not available in this viewer version yet');
+    throw new CommandError('NOT_PERMITTED', 'AI chat is not connected in this viewer');
   }
 
   #addLayer(op: 'Filter' | 'Color' | 'Size', args: Record<string, unknown>, id: string): { layerId: string } {
@@ -313,20 +316,23 @@ export class ViewerEngine {
         await this.#displayPort.fit(indices, ctx.signal);
         return { ok: true };
       },
-      'chat.ask': async (a) => {
+      'chat.ask': async (a, ctx) => {
+        noExtraKeys(a, ['message', 'newChat'], 'chat.ask');
         if (typeof a.message !== 'string' || a.message.trim() === '') throw new CommandError('INVALID_ARGS', 'chat.ask takes a message');
         if (a.message.length > LIMITS.chatMaxChars) throw new CommandError('INVALID_ARGS', `a chat message has at most ${LIMITS.chatMaxChars} characters`);
-        return this.#chatGate();
+        if (a.newChat !== undefined && typeof a.newChat !== 'boolean') throw new CommandError('INVALID_ARGS', 'newChat must be a Boolean');
+        return this.chat ? this.chat.ask({ message: a.message, newChat: a.newChat as boolean | undefined }, ctx) : this.#chatGate();
       },
       'chat.messages': async () => {
+        if (this.chat) return this.chat.messages();
         const s = await this.#session_();
         if (s.ui.aiChat === false || s.capabilities.chat === 'off') return this.#chatGate();
         return [];
       },
-      'chat.open': () => this.#chatGate(),
-      'chat.close': () => this.#chatGate(),
-      'chat.new': () => this.#chatGate(),
-      'chat.cancel': () => this.#chatGate(),
+      'chat.open': (_a, ctx) => (this.chat ? this.chat.open(ctx) : this.#chatGate()),
+      'chat.close': (_a, ctx) => (this.chat ? this.chat.close(ctx) : this.#chatGate()),
+      'chat.new': (_a, ctx) => (this.chat ? this.chat.newChat(ctx) : this.#chatGate()),
+      'chat.cancel': (_a, ctx) => (this.chat ? this.chat.cancel(ctx) : this.#chatGate()),
       'cancel': (a) => {
         noExtraKeys(a, ['requestId'], 'cancel');
         if (typeof a.requestId !== 'string') throw new CommandError('INVALID_ARGS', 'cancel takes a request id');

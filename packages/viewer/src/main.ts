@@ -11,6 +11,7 @@ import {
 import { ViewerApi } from './api.ts';
 import { SigmaDisplay } from './display.ts';
 import { ViewerEngine } from './engine.ts';
+import { ChatController } from './chat.ts';
 import { CommandError, toWireError } from './errors.ts';
 import { buildModel } from './model.ts';
 import { TokenManager } from './tokens.ts';
@@ -123,6 +124,10 @@ async function load(): Promise<void> {
     const e = new ViewerEngine({ model, display, backend: api, emit: (name, payload) => emit(name, payload), session });
     engine = e;
     e.start();
+    // The AI chat: floating button and panel (unless ui.aiChat is false or chatAccess is off); chat.* commands.
+    const chat = new ChatController({ backend: api, engine: e, session });
+    e.chat = chat;
+    void chat.mount(root).catch(() => undefined);
     // The Explore left menu (hidden entirely by `ui.menu: []`) and the drawing hooks it shares with views.
     mountMenu({ root, engine: e, display, model, session, api, layoutWorkerUrl: new URL('layout-worker.js', import.meta.url) });
     // The viewer's own clicks go through the same queue as host commands.
