@@ -108,7 +108,11 @@ export class ExploreMenu {
     this.drawing.onChange = () => this.#scheduleLiveRender();
     this.layout.onProgress = (running) => {
       if (!running) void this.#task('layout.stop', () => undefined);
-      if (this.active === 'layout') this.#scheduleLiveRender(true);
+      if (this.active !== 'layout') return;
+      // While running only the counter changes (the buttons stay put); the panel re-renders on stop.
+      const status = this.panel?.querySelector<HTMLElement>('[data-layout-status]');
+      if (running && status) status.textContent = `Running… ${this.layout.iterations} iterations`;
+      else this.render();
     };
     if (this.items.length === 0) return; // `ui.menu: []`: no left menu at all
     const { root } = this.ctx;
@@ -132,11 +136,11 @@ export class ExploreMenu {
   }
 
   /** Re-renders panels that show live state, when that state changed (not on camera moves). */
-  #scheduleLiveRender(force = false): void {
-    if (this.#renderScheduled || !this.active || !['layers', 'labels', 'tables', 'layout', 'settings', 'shapes', 'rollup', 'open', 'save'].includes(this.active)) return;
+  #scheduleLiveRender(): void {
+    if (this.#renderScheduled || !this.active || !['layers', 'labels', 'tables', 'settings', 'shapes', 'rollup', 'open'].includes(this.active)) return;
     const e = this.ctx.engine;
     const key = `${this.active}|${e.layers.map((l) => `${l.id}:${l.hidden}`).join()}|${JSON.stringify(e.displaySettings)}|${e.display.visibleCount}|${e.viewId}|${this.ctx.model.nodeAttributeTypes.size}`;
-    if (!force && key === this.#liveKey) return;
+    if (key === this.#liveKey) return;
     this.#liveKey = key;
     this.#renderScheduled = true;
     queueMicrotask(() => {

@@ -1,0 +1,238 @@
+/**
+ * The Explore left menu end to end in Debian's Chromium (host page on another origin, the real server
+ * and embedding API; setup in helpers/browser-env.ts): `ui.menu` subsets and `[]`, a color through the
+ * menu (drawing changes, revision bumps, state.changed), export (PNG, SVG, CSV, GEXF), the FA2 layout in
+ * a worker (nodes move, the page still answers state.get), templates, shapes and roll-up, and save
+ * disabled for a View-only user.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Frame, Page } from 'playwright-core';
+import { countColor, countDifferent } from './png.ts';
+import { PALETTE } from '../src/layers.ts';
+import { MENU_TITLES } from '../src/menu/items.ts';
+import { sdk, shot, skipBrowser as skip, startBrowserEnv, type BrowserEnv, type Win } from './helpers/browser-env.ts';
+
+let env: BrowserEnv;
+let networkId: string;
+
+function network() {
+  const teams = ['Sales', 'Eng', 'Ops', 'Design'];
+  const nodes = Array.from({ length: 40 }, (_, i) => ({ id: `n${i}`, attributes: { name: `Person ${i}`, team: teams[i % 4], score: i } }));
+  const edges = Array.from({ length: 70 }, (_, k) => ({ id: k, source: `n${k % 40}`, target: `n${(k * 7 + 3) % 40}` }));
+  return { nodes, edges };
+}
+
+before(async () => {
+  if (skip) return;
+  env = await startBrowserEnv();
+  networkId = await env.network('Menu network', network());
+  await env.user('editor-1', networkId, 'Edit');
+  await env.user('reader-1', networkId, 'View');
+});
+
+after(async () => {
+  await env?.close();
+});
+
+function viewerFrame(page: Page): Frame {
+  const f = page.frames().find((fr) => fr.url().includes('/embed/'));
+  if (!f) throw new Error('no viewer frame');
+  return f;
+}
+
+async function menuItems(page: Page): Promise<string[]> {
+  return viewerFrame(page).evaluate(() => [...document.querySelectorAll<HTMLElement>('.nl-menu .nl-menu-item')].map((b) => b.dataset.item ?? ''));
+}
+
+async function openItem(page: Page, item: keyof typeof MENU_TITLES) {
+  const f = page.frameLocator('#viewer iframe');
+  await f.locator(`.nl-menu-item[data-item="${item}"]`).click();
+  await f.locator(`.nl-panel[data-item="${item}"]`).waitFor();
+  return f.locator('.nl-panel');
+}
+
+async function revision(page: Page): Promise<number> {
+  const r = await sdk(page, 'state.get');
+  return (r.value as { revision: number }).revision;
+}
+
+test('ui.menu shows only the listed items, in the viewer order; [] removes the menu but keeps network, legend and details', { skip, timeout: 90_000 }, async () => {
+  const page = await env.embed(await env.session('editor-1', networkId, { ui: { menu: ['settings', 'color', 'layout'] } }));
+  assert.deepEqual(await menuItems(page), ['layout', 'color', 'settings']);
+  await page.close();
+
+  const full = await env.embed(await env.session('editor-1', networkId));
+  assert.deepEqual(await menuItems(full), Object.keys(MENU_TITLES));
+  await full.close();
+
+  const none = await env.embed(await env.session('editor-1', networkId, { ui: { menu: [] } }));
+  const f = viewerFrame(none);
+  assert.equal(await f.evaluate(() => document.querySelector('.nl-menu') === null && document.querySelector('.nl-panel') === null), true);
+  // The network is drawn, and the legend and details still work.
+  assert.ok(await f.evaluate(() => document.querySelectorAll('.nl-stage canvas').length > 0));
+  assert.equal((await sdk(none, 'layers.color', { attribute: 'team' })).ok, true);
+  await none.frameLocator('#viewer iframe').locator('.nl-legend:not([hidden])').waitFor();
+  assert.equal((await sdk(none, 'nodes.select', [{ id: 'n3' }])).ok, true);
+  await none.frameLocator('#viewer iframe').locator('.nl-details:not([hidden])').waitFor();
+  await none.close();
+});
+
+test('a color chosen in the menu goes through the command engine: the drawing changes, revision bumps, state.changed fires; the layer list shows it', { skip, timeout: 90_000 }, async () => {
+  const page = await env.embed(await env.session('editor-1', networkId));
+  const before = await shot(page);
+  const rev0 = await revision(page);
+  const panel = await openItem(page, 'color');
+  await panel.locator('select').selectOption('team');
+  await panel.locator('[data-action="apply-color"]').click();
+  await page.waitForFunction((r) => (window as unknown as Win).embed.revision > r, rev0);
+  const state = (await sdk(page, 'state.get')).value as { revision: number; layers: { operation: string; attribute: string }[] };
+  assert.ok(state.revision > rev0);
+  assert.deepEqual(state.layers.map((l) => [l.operation, l.attribute]), [['Color', 'team']]);
+  const events = await page.evaluate(() => (window as unknown as Win).events.filter((e) => e.name === 'state.changed').map((e) => e.reason));
+  assert.ok(events.includes('layers.color'), `state.changed reasons: ${events.join(', ')}`);
+  const after = await shot(page);
+  assert.ok(countDifferent(before, after) > 200, 'the drawing changed');
+  assert.ok(countColor(after, PALETTE[0]) > 20, 'palette color drawn');
+
+  // The layer list: hide, then remove, each a revision bump.
+  const layers = await openItem(page, 'layers');
+  assert.match(await layers.locator('.nl-layers li').first().innerText(), /Color by team/);
+  const r1 = await revision(page);
+  await layers.locator('.nl-layers input[type=checkbox]').first().uncheck();
+  await page.waitForFunction((r) => (window as unknown as Win).embed.revision > r, r1);
+  assert.equal(((await sdk(page, 'state.get')).value as { layers: { hidden: boolean }[] }).layers[0].hidden, true);
+
+  // Labels: a mode change is a visible change (revision), saved in the view's display settings.
+  const r2 = await revision(page);
+  const labels = await openItem(page, 'labels');
+  await labels.locator('input[value="none"]').check();
+  await page.waitForFunction((r) => (window as unknown as Win).embed.revision > r, r2);
+  // Settings: background color.
+  const settings = await openItem(page, 'settings');
+  const r3 = await revision(page);
+  await settings.locator('input[type=color]').evaluate((e: HTMLInputElement) => {
+    e.value = '#102030';
+    e.dispatchEvent(new Event('change'));
+  });
+  await page.waitForFunction((r) => (window as unknown as Win).embed.revision > r, r3);
+  const dark = await shot(page);
+  assert.ok(countColor(dark, '#102030', 8) > 10_000, 'background color applied');
+  await page.close();
+});
+
+test('export produces PNG, SVG, CSV and GEXF files of the visible network', { skip, timeout: 90_000 }, async () => {
+  const page = await env.embed(await env.session('editor-1', networkId));
+  assert.equal((await sdk(page, 'layers.filter', { attribute: 'team', values: ['Eng', 'Ops'] })).ok, true);
+  const panel = await openItem(page, 'export');
+  for (const kind of ['png', 'svg', 'csv', 'gexf']) {
+    await panel.locator(`[data-export="${kind}"]`).click();
+    await panel.locator(`a.nl-download[download$=".${kind}"]`).first().waitFor();
+  }
+  const files = await viewerFrame(page).evaluate(async () => {
+    const out: Record<string, { size: number; type: string; head: string; text: string }> = {};
+    for (const a of document.querySelectorAll<HTMLAnchorElement & { netloomBlob?: Blob }>('a.nl-download')) {
+      const blob = a.netloomBlob as Blob;
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      out[a.download.split('.').pop() as string] = { size: blob.size, type: blob.type, head: [...bytes.slice(0, 8)].join(','), text: blob.type === 'image/png' ? '' : new TextDecoder().decode(bytes) };
+    }
+    return out;
+  });
+  assert.equal(files.png.type, 'image/png');
+  assert.equal(files.png.head, '137,80,78,71,13,10,26,10', 'PNG signature');
+  assert.ok(files.png.size > 2000);
+  const csvLines = files.csv.text.trim().split('\r\n');
+  assert.equal(csvLines[0], 'label,id,score,team');
+  assert.equal(csvLines.length, 1 + 20, 'the 20 visible nodes');
+  assert.ok(csvLines.slice(1).every((l) => /,(Eng|Ops)$/.test(l)));
+  assert.match(files.gexf.text, /<gexf /);
+  assert.equal((files.gexf.text.match(/<node /g) ?? []).length, 20);
+  assert.match(files.svg.text, /<svg /);
+  assert.equal((files.svg.text.match(/<circle /g) ?? []).length, 20);
+  await page.close();
+});
+
+test('layout runs ForceAtlas2 in a worker: nodes move and the page keeps answering state.get', { skip, timeout: 90_000 }, async () => {
+  const page = await env.embed(await env.session('editor-1', networkId));
+  const before = await shot(page);
+  const rev0 = await revision(page);
+  const panel = await openItem(page, 'layout');
+  await panel.locator('[data-action="start"]').click();
+  await panel.locator('[data-layout-status="running"]').waitFor();
+  const latencies: number[] = [];
+  for (let k = 0; k < 10; k++) {
+    const t0 = Date.now();
+    const r = await sdk(page, 'state.get');
+    assert.equal(r.ok, true);
+    latencies.push(Date.now() - t0);
+    await page.waitForTimeout(100);
+  }
+  assert.ok(Math.max(...latencies) < 1000, `state.get during layout: ${latencies.join(', ')} ms`);
+  const iterations = await viewerFrame(page).evaluate(() => document.querySelector('[data-layout-status]')?.textContent ?? '');
+  assert.match(iterations, /Running… [1-9]\d* iterations/);
+  await panel.locator('[data-action="stop"]').click();
+  await panel.locator('[data-layout-status="stopped"]').waitFor();
+  const after = await shot(page);
+  assert.ok(countDifferent(before, after) > 500, 'nodes moved');
+  assert.ok((await revision(page)) > rev0, 'layout start/stop bump the revision');
+  await page.close();
+});
+
+test('templates, shapes and roll-up: read-only layers that change the drawing and can be undone', { skip, timeout: 90_000 }, async () => {
+  const page = await env.embed(await env.session('editor-1', networkId));
+  const t = await openItem(page, 'templates');
+  const r0 = await revision(page);
+  await t.locator('[data-template="size-by-degree"]').click();
+  await page.waitForFunction((r) => (window as unknown as Win).embed.revision > r + 1, r0);
+  const info = (await sdk(page, 'network.info')).value as { nodeAttributes: { name: string; type: string }[] };
+  assert.ok(info.nodeAttributes.some((a) => a.name === 'Degree' && a.type === 'number'), 'Degree became an attribute');
+  const plain = await shot(page);
+
+  const s = await openItem(page, 'shapes');
+  await s.locator('select').selectOption('team');
+  await s.locator('[data-action="apply-shapes"]').click();
+  await s.locator('li', { hasText: 'square:' }).waitFor();
+  const shaped = await shot(page);
+  assert.ok(countDifferent(plain, shaped) > 50, 'shapes drawn');
+  let layers = ((await sdk(page, 'state.get')).value as { layers: { operation: string; readOnly?: boolean; id: string }[] }).layers;
+  const shapeLayer = layers.find((l) => l.operation === 'Shape');
+  assert.equal(shapeLayer?.readOnly, true);
+  const denied = await sdk(page, 'layers.remove', shapeLayer?.id);
+  assert.equal(denied.code, 'NOT_PERMITTED', 'code cannot remove a read-only layer');
+
+  const r = await openItem(page, 'rollup');
+  await r.locator('select').selectOption('team');
+  await r.locator('[data-action="rollup"]').click();
+  await r.locator('[data-action="expand"]').waitFor();
+  assert.match(await r.innerText(), /4 groups/);
+  const rolled = await shot(page);
+  assert.ok(countDifferent(shaped, rolled) > 200, 'roll-up redraws');
+  await r.locator('[data-action="expand"]').click();
+  await r.locator('[data-action="expand"]').waitFor({ state: 'detached' });
+  layers = ((await sdk(page, 'state.get')).value as { layers: { operation: string; id: string }[] }).layers;
+  assert.equal(layers.some((l) => l.operation === 'Rollup'), false);
+  await page.close();
+});
+
+test('save: disabled with a reason for a View-only user; an Edit user saves and the header shows the view name', { skip, timeout: 90_000 }, async () => {
+  const reader = await env.embed(await env.session('reader-1', networkId));
+  const panel = await openItem(reader, 'save');
+  assert.equal(await panel.locator('[data-action="save"]').isDisabled(), true);
+  assert.match(await panel.locator('.nl-reason').innerText(), /needs Edit/);
+  assert.equal((await sdk(reader, 'views.save', { name: 'x' })).code, 'NOT_PERMITTED');
+  await reader.close();
+
+  const editor = await env.embed(await env.session('editor-1', networkId, { header: 'title' }));
+  const save = await openItem(editor, 'save');
+  await save.locator('[data-action="save"]:not([disabled])').waitFor();
+  await save.locator('input[aria-label="View name"]').fill('Menu view');
+  await save.locator('[data-action="save"]').click();
+  await save.locator('.nl-note', { hasText: 'Saved' }).waitFor();
+  const state = (await sdk(editor, 'state.get')).value as { viewId: string | null };
+  assert.ok(state.viewId);
+  const header = editor.frameLocator('#viewer iframe').locator('.nl-header');
+  await header.filter({ hasText: 'Menu network — Menu view' }).waitFor();
+  const open = await openItem(editor, 'open');
+  await open.locator(`[data-view-id="${state.viewId}"]`).waitFor();
+  await editor.close();
+});
