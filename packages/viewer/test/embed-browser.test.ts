@@ -259,7 +259,8 @@ test('a host page on another origin embeds a session and drives the viewer throu
   // The viewer's own click (the focused node is at the centre of the frame) goes through the same queue.
   const revBeforeClick = await page.evaluate(() => (window as unknown as Win).embed.revision);
   await sdk(page, 'nodes.clearSelection');
-  const box = await page.locator('#viewer iframe').boundingBox();
+  // The drawing area (.nl-stage) sits right of the Explore menu: its centre is the camera's.
+  const box = await page.frameLocator('#viewer iframe').locator('.nl-stage').boundingBox();
   assert.ok(box);
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await page.waitForFunction(() => (window as unknown as Win).events.some((e) => e.name === 'node.clicked'));
