@@ -1,6 +1,7 @@
 // Runs every test file of the workspace with Node's built-in test runner (on the project's Node 24).
 // Files run two at a time; the few whose assertions involve wall-clock timing (deadlines, latency while
-// a metric runs, graceful shutdown) run afterwards on their own so CPU contention cannot skew them.
+// a metric runs, graceful shutdown, browser tests) run afterwards one at a time so CPU contention cannot
+// skew them.
 // Prints a closing line "N passed, N failed" over both phases and exits non-zero on any failure.
 // Usage: node scripts/test.ts [filter-substring ...]
 import { spawnSync } from 'node:child_process';
@@ -8,7 +9,9 @@ import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const SERIAL = ['packages/server/test/metrics.test.ts', 'packages/server/test/server-process.test.ts'];
+const SERIAL_FILES = ['packages/server/test/metrics.test.ts', 'packages/server/test/server-process.test.ts'];
+/** Browser tests (real Chromium, animations, deadlines) also run on their own. */
+const isSerial = (f: string) => SERIAL_FILES.includes(f) || f.endsWith('-browser.test.ts');
 
 const filters = process.argv.slice(2);
 const files = globSync('packages/*/{src,test}/**/*.test.ts')
@@ -23,8 +26,8 @@ let passed = 0;
 let failed = 0;
 let status = 0;
 const phases: [string[], number][] = [
-  [files.filter((f) => !SERIAL.includes(f)), 2],
-  [files.filter((f) => SERIAL.includes(f)), 1],
+  [files.filter((f) => !isSerial(f)), 2],
+  [files.filter((f) => isSerial(f)), 1],
 ];
 phases.forEach(([group, concurrency], i) => {
   if (group.length === 0) return;
