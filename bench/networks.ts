@@ -1,7 +1,7 @@
 // Networks API benchmark (issue: foundation). Starts the real service (SQLite, temp dir) as a process,
 // then measures: create a 100k-node / 500k-edge network from a gzip body (validate + store), read it
 // back (gzip passthrough and plain JSON), and small authenticated GET /networks/:id throughput with
-// autocannon. Usage: node bench/networks.ts [--pg]   (prints a Markdown table)
+// autocannon. Usage: node bench/networks.ts [--pg] [--prof] [--get-only]   (prints a Markdown table)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,9 @@ if (usePg) {
   env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
   env.NETLOOM_DB_SCHEMA = `bench_${Date.now()}`;
 } else env.DATABASE_URL = '';
-const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'packages', 'server', 'src', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+// --prof: the server writes a V8 CPU profile (.cpuprofile) into ./prof at exit (SIGTERM → graceful stop)
+const profArgs = process.argv.includes('--prof') ? ['--cpu-prof', '--cpu-prof-dir', join(process.cwd(), 'prof')] : [];
+const child = spawn(process.execPath, [...profArgs, join(import.meta.dirname, '..', 'packages', 'server', 'src', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 let out = '';
 child.stdout.on('data', (d) => (out += d));
 while (!/API token \(full access\): (nl_\S+)/.test(out)) await new Promise((r) => setTimeout(r, 100));
@@ -34,31 +36,33 @@ function bigNetwork(n: number, m: number) {
 }
 
 const rows: string[] = [];
-const net = bigNetwork(100_000, 500_000);
-const raw = Buffer.from(JSON.stringify({ name: 'big', isDirected: true, networkJSON: net }));
-const gz = gzipSync(raw, { level: 6 });
-const times: number[] = [];
-let id = '';
-for (let i = 0; i < 3; i++) {
-  const t0 = performance.now();
-  const res = await fetch(`${base}/api/v2/networks`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gz });
-  const body = (await res.json()) as { _id: string };
-  times.push(performance.now() - t0);
-  if (res.status !== 200) throw new Error(`create failed ${res.status} ${JSON.stringify(body)}`);
-  id = body._id;
-}
-const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-rows.push(`| create 100k nodes / 500k edges (gzip body ${(gz.length / 1e6).toFixed(1)} MB, JSON ${(raw.length / 1e6).toFixed(1)} MB) | ${med(times).toFixed(0)} ms | ≤ 3000 ms |`);
-for (const [label, headers] of [['read it back, Accept-Encoding: gzip', { ...auth, 'accept-encoding': 'gzip' }], ['read it back, identity', { ...auth, 'accept-encoding': 'identity' }]] as const) {
-  const rt: number[] = [];
+if (!process.argv.includes('--get-only')) {
+  const net = bigNetwork(100_000, 500_000);
+  const raw = Buffer.from(JSON.stringify({ name: 'big', isDirected: true, networkJSON: net }));
+  const gz = gzipSync(raw, { level: 6 });
+  const times: number[] = [];
+  let id = '';
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
-    const res = await fetch(`${base}/api/v2/networks/${id}`, { headers });
-    const buf = await res.arrayBuffer();
-    rt.push(performance.now() - t0);
-    if (res.status !== 200 || buf.byteLength < 1000) throw new Error('read failed');
+    const res = await fetch(`${base}/api/v2/networks`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gz });
+    const body = (await res.json()) as { _id: string };
+    times.push(performance.now() - t0);
+    if (res.status !== 200) throw new Error(`create failed ${res.status} ${JSON.stringify(body)}`);
+    id = body._id;
   }
-  rows.push(`| ${label} (incl. client decode) | ${med(rt).toFixed(0)} ms | ≤ 1000 ms |`);
+  const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  rows.push(`| create 100k nodes / 500k edges (gzip body ${(gz.length / 1e6).toFixed(1)} MB, JSON ${(raw.length / 1e6).toFixed(1)} MB) | ${med(times).toFixed(0)} ms | ≤ 3000 ms |`);
+  for (const [label, headers] of [['read it back, Accept-Encoding: gzip', { ...auth, 'accept-encoding': 'gzip' }], ['read it back, identity', { ...auth, 'accept-encoding': 'identity' }]] as const) {
+    const rt: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/v2/networks/${id}`, { headers });
+      const buf = await res.arrayBuffer();
+      rt.push(performance.now() - t0);
+      if (res.status !== 200 || buf.byteLength < 1000) throw new Error('read failed');
+    }
+    rows.push(`| ${label} (incl. client decode) | ${med(rt).toFixed(0)} ms | ≤ 1000 ms |`);
+  }
 }
 const small = await fetch(`${base}/api/v2/networks`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'small', networkJSON: { nodes: [{ id: 1 }, { id: 2 }], edges: [{ id: 1, source: 1, target: 2 }] } }) });
 const smallId = ((await small.json()) as { _id: string })._id;

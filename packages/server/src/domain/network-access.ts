@@ -13,19 +13,19 @@ import type { Database } from '../store/schema.ts';
 import type { Principal } from './credentials.ts';
 import { DomainError } from './errors.ts';
 import { getMembershipOfUser } from '../store/organizations.ts';
-import { getNetwork, getNetworkForUser, type NetworkRecord } from '../store/networks.ts';
+import { getNetwork, getNetworkForUser, getNetworkForUserWithGzip, getNetworkWithGzip, type NetworkRecord, type NetworkRecordWithGzip } from '../store/networks.ts';
 
 export type Access = 'none' | 'read' | 'edit' | 'owner';
 
-export async function loadWithAccess(db: Kysely<Database>, principal: Principal | null, id: string): Promise<{ net: NetworkRecord; access: Access } | null> {
+export async function loadWithAccess(db: Kysely<Database>, principal: Principal | null, id: string, withGzip = false): Promise<{ net: NetworkRecord; access: Access } | null> {
   if (principal && !principal.orgId) {
-    const net = await getNetworkForUser(db, id, principal.userId);
+    const net = await (withGzip ? getNetworkForUserWithGzip : getNetworkForUser)(db, id, principal.userId);
     if (!net) return null;
     if (net.owner_id === principal.userId) return { net, access: 'owner' };
     if (net.share_permission) return { net, access: net.share_permission === 'Edit' ? 'edit' : 'read' };
     return { net, access: net.status === 'Public' ? 'read' : 'none' };
   }
-  const net = await getNetwork(db, id);
+  const net = await (withGzip ? getNetworkWithGzip : getNetwork)(db, id);
   if (!net) return null;
   if (principal?.orgId) {
     if (net.owner_id === principal.userId) return { net, access: 'owner' };
@@ -35,7 +35,16 @@ export async function loadWithAccess(db: Kysely<Database>, principal: Principal 
   return { net, access: net.status === 'Public' ? 'read' : 'none' };
 }
 
-/** Loads a network's metadata and checks the caller's access; throws 404 / 403. */
+/**
+ * Loads a network's metadata and checks the caller's access; throws 404 / 403. `loadReadableWithGzip`
+ * does the same for reading and also returns the stored gzip bytes, from the same single query.
+ */
+export async function loadReadableWithGzip(db: Kysely<Database>, principal: Principal | null, id: string): Promise<NetworkRecordWithGzip> {
+  const found = await loadWithAccess(db, principal, id, true);
+  if (!found || found.access === 'none') throw new DomainError('NOT_FOUND', `no network ${JSON.stringify(id)}`);
+  return found.net as NetworkRecordWithGzip;
+}
+
 export async function loadNetworkFor(
   db: Kysely<Database>,
   principal: Principal | null,

@@ -105,6 +105,41 @@ export async function getNetworkForUser(
   return r ?? null;
 }
 
+/** A network's metadata with its stored gzip bytes (GET /networks/:id reads both in one query). */
+export type NetworkRecordWithGzip = NetworkRecord & { json_gz: Uint8Array };
+
+/** `getNetwork` plus the stored gzip bytes, in one query. */
+export async function getNetworkWithGzip(db: Kysely<Database>, id: string): Promise<NetworkRecordWithGzip | null> {
+  const [r] = await runPrepared(
+    db,
+    'getNetworkWithGzip',
+    (db, p) => db.selectFrom('networks as n').innerJoin('users as u', 'u.id', 'n.owner_id').select([...META, 'n.json_gz']).where('n.id', '=', p(0)),
+    [id],
+  );
+  return r ?? null;
+}
+
+/** `getNetworkForUser` plus the stored gzip bytes, in one query. */
+export async function getNetworkForUserWithGzip(
+  db: Kysely<Database>,
+  id: string,
+  userId: string,
+): Promise<(NetworkRecordWithGzip & { share_permission: SharePermission | null }) | null> {
+  const [r] = await runPrepared(
+    db,
+    'getNetworkForUserWithGzip',
+    (db, p) =>
+      db
+        .selectFrom('networks as n')
+        .innerJoin('users as u', 'u.id', 'n.owner_id')
+        .leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', p(0)))
+        .select([...META, 'n.json_gz', 's.permission as share_permission'])
+        .where('n.id', '=', p(1)),
+    [userId, id],
+  );
+  return r ?? null;
+}
+
 /** The stored network JSON, decompressed to a string (not parsed), or null. */
 export async function getNetworkJSONText(db: Kysely<Database>, id: string): Promise<string | null> {
   const r = await db.selectFrom('networks').select('json_gz').where('id', '=', id).executeTakeFirst();

@@ -5,27 +5,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip, gunzip } from 'node:zlib';
+import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { Type } from 'typebox';
 import { parseNetworkBody } from '../../domain/network-body.ts';
-import { loadNetworkFor } from '../../domain/network-access.ts';
+import { loadNetworkFor, loadReadableWithGzip } from '../../domain/network-access.ts';
 import { checkPlanLimit, resolveOwner } from '../../domain/network-ownership.ts';
 import { newId } from '../../domain/ids.ts';
 import { DomainError } from '../../domain/errors.ts';
 import {
   deleteNetwork,
-  getNetworkJSONGzip,
   insertNetwork,
   listNetworksForOrg,
   listNetworksForUser,
   updateNetwork,
 } from '../../store/networks.ts';
 import { getUserById } from '../../store/users.ts';
+import { toBuffer } from '../../store/db.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema, ProblemSchema } from '../../schemas/network.ts';
 import type { Principal } from '../../domain/credentials.ts';
 
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema, 413: ProblemSchema, 415: ProblemSchema, 429: ProblemSchema };
@@ -42,20 +41,24 @@ function acceptsGzip(request: FastifyRequest): boolean {
   return /(^|,)\s*(gzip|\*)\s*(;\s*q=(?!0(\.0+)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(ae);
 }
 
-async function sendNetworkWithJSON(request: FastifyRequest, reply: FastifyReply, meta: object, id: string): Promise<FastifyReply> {
-  const stored = await getNetworkJSONGzip(request.server.database.db, id);
-  if (!stored) throw new DomainError('NOT_FOUND', `no network ${JSON.stringify(id)}`);
+/** Stored JSON up to this many gzip bytes is handled with synchronous zlib (cheaper than a threadpool hop). */
+const SYNC_ZLIB_BYTES = 64 * 1024;
+/** The closing `}` as a gzip member, made once. */
+const GZ_CLOSE = gzipSync('}', { level: 1 });
+
+function sendNetworkWithJSON(request: FastifyRequest, reply: FastifyReply, meta: object, gzBytes: Uint8Array): FastifyReply | Promise<FastifyReply> {
+  const gz = toBuffer(gzBytes);
   const head = JSON.stringify(meta).slice(0, -1) + ',"networkJSON":';
   reply.type('application/json; charset=utf-8');
   if (acceptsGzip(request)) {
-    // gzip members concatenate into one valid gzip stream: the stored JSON is sent without re-compressing.
-    const [a, b] = await Promise.all([gzipAsync(head, { level: 1 }), gzipAsync('}', { level: 1 })]);
+    // gzip members concatenate into one valid gzip stream: the stored JSON is sent without re-compressing
+    // (the metadata head is small: compressed synchronously).
     reply.header('content-encoding', 'gzip');
     reply.header('vary', 'accept-encoding');
-    return reply.send(Buffer.concat([a, stored.gz, b]));
+    return reply.send(Buffer.concat([gzipSync(head, { level: 1 }), gz, GZ_CLOSE]));
   }
-  const text = await gunzipAsync(stored.gz);
-  return reply.send(Buffer.concat([Buffer.from(head), text, Buffer.from('}')]));
+  if (gz.byteLength <= SYNC_ZLIB_BYTES) return reply.send(Buffer.concat([Buffer.from(head), gunzipSync(gz), Buffer.from('}')]));
+  return gunzipAsync(gz).then((text) => reply.send(Buffer.concat([Buffer.from(head), text, Buffer.from('}')])));
 }
 
 export async function networkRoutes(app: FastifyInstance): Promise<void> {
@@ -88,8 +91,10 @@ export async function networkRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      const { net } = await loadNetworkFor(db, request.principal, id, 'read');
-      return sendNetworkWithJSON(request, reply, presentNetwork(net, net.owner_name), id);
+      // one query: access check, metadata and the stored gzip bytes
+      const net = await loadReadableWithGzip(db, request.principal, id);
+      const { json_gz: gz, ...meta } = net;
+      return sendNetworkWithJSON(request, reply, presentNetwork(meta, meta.owner_name), gz);
     },
   );
 
