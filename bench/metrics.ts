@@ -120,6 +120,13 @@ async function endToEnd(dir: string): Promise<string> {
     await new Promise((r) => setTimeout(r, 100));
   }
   const token = /API token \(full access\): (nl_\S+)/.exec(out)![1];
+  // the first-run banner is printed before the server listens: wait for /healthz
+  for (;;) {
+    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error('server did not answer /healthz');
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const rows: string[] = [];
   try {
     const pathNet = (n: number) => ({ name: `BA(${n}, 3)`, net: barabasiAlbert(n, 3) });

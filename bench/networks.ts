@@ -26,6 +26,8 @@ child.stdout.on('data', (d) => (out += d));
 while (!/API token \(full access\): (nl_\S+)/.test(out)) await new Promise((r) => setTimeout(r, 100));
 const token = /API token \(full access\): (nl_\S+)/.exec(out)![1];
 const auth = { authorization: `Bearer ${token}` };
+// the first-run banner is printed before the server listens: wait for /healthz
+while (!(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 100));
 
 function bigNetwork(n: number, m: number) {
   let seed = 42;
