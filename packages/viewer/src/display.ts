@@ -6,7 +6,7 @@ import { MultiGraph, MultiDirectedGraph } from 'graphology';
 import Sigma from 'sigma';
 import type { Camera } from '@netloom/protocol';
 import type { DisplayPort } from './engine.ts';
-import type { Display } from './layers.ts';
+import { computeDisplay, type Display } from './layers.ts';
 import type { NetworkModel } from './model.ts';
 import { parseInline, plainText, type MdNode } from './markdown.ts';
 import { nodePrograms } from './menu/programs.ts';
@@ -49,11 +49,18 @@ function renderMd(nodes: MdNode[], parent: HTMLElement): HTMLElement {
   return parent;
 }
 
+function sameDisplay(a: Display, b: Display): boolean {
+  if (a.hidden.length !== b.hidden.length) return false;
+  for (let i = 0; i < a.hidden.length; i++) if (a.hidden[i] !== b.hidden[i] || a.color[i] !== b.color[i] || a.size[i] !== b.size[i]) return false;
+  return true;
+}
+
 export class SigmaDisplay implements DisplayPort {
   readonly graph: MultiGraph;
   readonly renderer: Sigma;
   #model: NetworkModel;
   #display: Display | null = null;
+  #refreshed = false;
   #selected = new Set<number>();
   #details: HTMLElement;
   #legend: HTMLElement;
@@ -77,6 +84,9 @@ export class SigmaDisplay implements DisplayPort {
     model.ids.forEach((id, i) => graph.addNode(id, { x: model.x[i], y: model.y[i], label: /[*_`~[\\\n]|https?:/.test(model.labels[i]) ? plainText(parseInline(model.labels[i])) : model.labels[i], size: 6, color: '#5b6b8c' }));
     for (const e of model.edges) graph.addEdge(model.ids[e.source], model.ids[e.target], { size: 1, color: '#c3c8d4' });
     this.graph = graph;
+    // Sigma indexes and draws every node and edge when created: do it with the display of no layers, so
+    // the engine's first refresh (the same display) need not do it all again (seconds at 100k/500k).
+    this.#display = computeDisplay(model, []);
     this.renderer = new Sigma(graph, stage, {
       renderEdgeLabels: false,
       labelRenderedSizeThreshold: 4,
@@ -96,10 +106,12 @@ export class SigmaDisplay implements DisplayPort {
   }
 
   refresh(display: Display, selected: readonly number[]): void {
+    const drawn = this.#refreshed ? null : this.#display;
+    this.#refreshed = true;
     this.#display = display;
     this.#selected = new Set(selected);
     this.beforeRefresh?.();
-    this.renderer.refresh();
+    if (!(drawn && selected.length === 0 && !this.decorateNode && sameDisplay(drawn, display))) this.renderer.refresh();
     this.#renderDetails(selected.length === 1 ? selected[0] : null);
     this.#renderLegend(display);
   }

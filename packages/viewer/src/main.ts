@@ -107,12 +107,20 @@ function onPortMessage(data: unknown): void {
   }
 }
 
+/** Performance marks `netloom:<step>` of the load (read by bench/viewer.ts; harmless otherwise). */
+function mark(step: string): void {
+  performance.mark(`netloom:${step}`);
+}
+
 async function load(): Promise<void> {
   status('Loading…');
   try {
     await tokens.get();
+    mark('token');
     const [session, net] = await Promise.all([api.sessionInfo(), api.network()]);
+    mark('data');
     const model = buildModel({ networkId: net.networkId, name: net.name, directed: net.isDirected, json: net.json });
+    mark('model');
     if (session.header === 'title') {
       const header = document.createElement('header');
       header.className = 'nl-header';
@@ -121,6 +129,7 @@ async function load(): Promise<void> {
       root.classList.add('nl-with-header');
     }
     const display = new SigmaDisplay(root, model);
+    mark('display');
     const e = new ViewerEngine({ model, display, backend: api, emit: (name, payload) => emit(name, payload), session });
     engine = e;
     e.start();
@@ -130,6 +139,8 @@ async function load(): Promise<void> {
     void chat.mount(root).catch(() => undefined);
     // The Explore left menu (hidden entirely by `ui.menu: []`) and the drawing hooks it shares with views.
     mountMenu({ root, engine: e, display, model, session, api, layoutWorkerUrl: new URL('layout-worker.js', import.meta.url) });
+    mark('drawn');
+    requestAnimationFrame(() => mark('first-frame'));
     // The viewer's own clicks go through the same queue as host commands.
     display.renderer.on('clickNode', ({ node }) => {
       activity();

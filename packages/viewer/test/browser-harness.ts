@@ -82,8 +82,8 @@ function hostPage(service: string): string {
 </script></body></html>`;
 }
 
-export async function startHarness(opts: { env?: Record<string, string>; networks: NetworkInput[]; logBrowserErrors?: boolean }): Promise<Harness> {
-  await Promise.all([buildEmbed(), buildViewer()]);
+export async function startHarness(opts: { env?: Record<string, string>; networks: NetworkInput[]; logBrowserErrors?: boolean; minify?: boolean }): Promise<Harness> {
+  await Promise.all([buildEmbed(), buildViewer({ minify: opts.minify })]);
   const port = await freePort();
   const service = `http://localhost:${port}`;
   const t = await testApp('sqlite', { NETLOOM_OPERATOR_TOKEN: OPERATOR, NETLOOM_PUBLIC_URL: service, ...opts.env });

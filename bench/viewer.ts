@@ -1,0 +1,199 @@
+// Viewer benchmark (issue 5): time to first render and interaction frame time of the embedded viewer in
+// headless Debian Chromium (playwright-core; software WebGL: SwiftShader through ANGLE, --disable-gpu),
+// end to end through the real service (in process, SQLite) and a host page on another origin, exactly as
+// the browser tests (packages/viewer/test/browser-harness.ts).
+//
+//   npx node bench/viewer.ts [--sizes 10000x50000,100000x500000] [--runs 3]
+//
+// Time to first render, per load (fresh page, fresh session): from Embed.create (which creates the iframe)
+// to Embed.create resolving (viewer `ready`), and to the first animation frame after sigma drew the
+// network (viewer mark `netloom:first-frame`); with the viewer's own steps (marks `netloom:*`: access
+// token, session + network data fetched and parsed, model built, sigma display built, first draw).
+// Interaction frame time: requestAnimationFrame intervals inside the viewer while the camera moves —
+// SDK-driven animations (nodes.focus zooming onto nodes, camera.fit back out; 400 ms each) and user input
+// (mouse-wheel zooms at several pointer positions through Chromium's input pipeline); median and p95.
+import { sdk, startHarness, type Win } from '../packages/viewer/test/browser-harness.ts';
+import type { Frame, Page } from 'playwright-core';
+
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : def;
+};
+const SIZES = arg('--sizes', '10000x50000,100000x500000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const RUNS = Number(arg('--runs', '3'));
+/** --profile: a CPU profile of the viewer frame during the load (self time by function, top 25). */
+const PROFILE = process.argv.includes('--profile');
+
+function bigNetwork(n: number, m: number) {
+  let seed = 42;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  // Positions as a layout would give them: 50 clusters (one per team), nodes gathered around their centre.
+  const centres = Array.from({ length: 50 }, () => [rnd() * 1000, rnd() * 1000]);
+  const nodes = Array.from({ length: n }, (_, i) => {
+    const [cx, cy] = centres[i % 50];
+    const r = 60 * Math.sqrt(rnd());
+    const a = rnd() * 2 * Math.PI;
+    return { id: `n${i}`, x: cx + r * Math.cos(a), y: cy + r * Math.sin(a), attributes: { name: `Person ${i}`, team: `T${i % 50}`, score: i % 97 } };
+  });
+  // Mostly edges within a cluster, some across.
+  const edges = Array.from({ length: m }, (_, i) => {
+    const s = Math.floor(rnd() * n);
+    const t = rnd() < 0.8 ? (Math.floor(rnd() * (n / 50)) * 50 + (s % 50)) % n : Math.floor(rnd() * n);
+    return { id: i, source: `n${s}`, target: `n${t}` };
+  });
+  return { nodes, edges };
+}
+
+const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+const pct = (a: number[], p: number) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN; };
+const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+
+function viewerFrame(page: Page): Frame {
+  const f = page.frames().find((fr) => fr.url().includes('/embed/'));
+  if (!f) throw new Error('no viewer frame');
+  return f;
+}
+
+async function startFrameRecorder(frame: Frame): Promise<void> {
+  await frame.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __rec: boolean };
+    w.__frames = [];
+    w.__rec = true;
+    const loop = (ts: number) => {
+      if (!w.__rec) return;
+      w.__frames.push(ts);
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  });
+}
+
+async function stopFrameRecorder(frame: Frame): Promise<number[]> {
+  return frame.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __rec: boolean };
+    w.__rec = false;
+    const f = w.__frames;
+    return f.slice(1).map((t, i) => t - f[i]);
+  });
+}
+
+interface CpuProfile { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[]; samples: number[]; timeDeltas: number[] }
+function printProfile(p: CpuProfile): void {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  p.samples.forEach((id, k) => {
+    const n = byId.get(id)!;
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[k] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  console.error(`CPU profile of the viewer frame, ${fmt(total)} sampled; self time:`);
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.error(`  ${fmt(v).padStart(8)}  ${k}`);
+}
+
+const ids: string[] = [];
+const sizesLabel = (n: number, m: number) => `${n / 1000}k nodes / ${m / 1000}k edges`;
+const networks = SIZES.map(([n, m]) => ({ name: sizesLabel(n, m), json: bigNetwork(n, m) }));
+console.error(`generating and uploading ${networks.map((x) => x.name).join(', ')}…`);
+const h = await startHarness({ networks, logBrowserErrors: true, ...(PROFILE ? { minify: false } : {}) });
+ids.push(...h.networkIds);
+
+interface Row { label: string; create: number[]; firstFrame: number[]; steps: Record<string, number[]>; sdkFrames: number[]; inputFrames: number[]; heapMB: number[] }
+const rows: Row[] = [];
+
+try {
+  for (let k = 0; k < SIZES.length; k++) {
+    const [n, m] = SIZES[k];
+    const row: Row = { label: sizesLabel(n, m), create: [], firstFrame: [], steps: {}, sdkFrames: [], inputFrames: [], heapMB: [] };
+    rows.push(row);
+    for (let run = 0; run < RUNS; run++) {
+      const sessionId = await h.newSession({ networkIds: [ids[k]] });
+      const page = await h.openHost();
+      page.on('crash', () => console.error('[the page crashed]'));
+      const created = page.evaluate((id) => (window as unknown as Win).embedIt(id, { timeoutMs: 600_000 }), sessionId);
+      if (PROFILE) {
+        let fr: Frame | undefined;
+        while (!(fr = page.frames().find((x) => x.url().includes('/embed/')))) await new Promise((r) => setTimeout(r, 5));
+        const cdp = await page.context().newCDPSession(fr);
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await cdp.send('Profiler.start');
+        await created;
+        await fr.waitForFunction(() => performance.getEntriesByName('netloom:first-frame').length > 0, undefined, { timeout: 600_000 });
+        const { profile } = await cdp.send('Profiler.stop');
+        printProfile(profile as unknown as CpuProfile);
+      }
+      await created;
+      const frame = viewerFrame(page);
+      await frame.waitForFunction(() => performance.getEntriesByName('netloom:first-frame').length > 0, undefined, { timeout: 600_000 });
+      const timing = await page.evaluate(() => (window as unknown as Win).timing);
+      const marks = await frame.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').filter((e) => e.name.startsWith('netloom:')).map((e) => [e.name.slice(8), performance.timeOrigin + e.startTime])));
+      const t0 = timing.createStart as number;
+      row.create.push((timing.createResolved as number) - t0);
+      row.firstFrame.push(marks['first-frame'] - t0);
+      let prev = t0;
+      for (const step of ['token', 'data', 'model', 'display', 'drawn']) {
+        (row.steps[step] ??= []).push(marks[step] - prev);
+        prev = marks[step];
+      }
+      row.heapMB.push(await frame.evaluate(() => ((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 2 ** 20));
+      console.error(`${row.label} run ${run + 1}: Embed.create ${fmt(row.create.at(-1)!)}, first frame ${fmt(row.firstFrame.at(-1)!)} (${Object.entries(row.steps).map(([s, v]) => `${s} ${fmt(v.at(-1)!)}`).join(', ')})`);
+
+      // Interaction: SDK-driven camera animations.
+      await startFrameRecorder(frame);
+      for (const node of ['n1', 'n777', 'n4242']) {
+        const r = await sdk(page, 'nodes.focus', { id: node }, { zoom: 0.15, timeoutMs: 120_000 });
+        if (!r.ok) throw new Error(JSON.stringify(r));
+        const f = await sdk(page, 'camera.fit', undefined, { timeoutMs: 120_000 });
+        if (!f.ok) throw new Error(JSON.stringify(f));
+      }
+      row.sdkFrames.push(...(await stopFrameRecorder(frame)));
+
+      // Interaction: user input (wheel zooms in and out, drag pans) on the canvas.
+      const box = (await page.locator('#viewer iframe').boundingBox())!;
+      const cx = box.x + box.width / 2;
+      const cy = box.y + box.height / 2;
+      await page.mouse.move(cx, cy);
+      await startFrameRecorder(frame);
+      for (let i = 0; i < 6; i++) {
+        await page.mouse.wheel(0, -240);
+        await page.waitForTimeout(60);
+      }
+      // Wheel pans (shift+wheel is not a sigma gesture: plain wheel zooms around the pointer, so the pointer
+      // moves between zooms). Drag pans are left out: Chromium closed the whole browser during a
+      // Playwright drag over the iframe in this setup.
+      for (let i = 0; i < 6; i++) {
+        await page.mouse.move(cx + Math.sin(i) * 200, cy + Math.cos(i) * 120);
+        await page.mouse.wheel(0, i % 2 ? 240 : -240);
+        await page.waitForTimeout(60);
+      }
+      for (let i = 0; i < 6; i++) {
+        await page.mouse.wheel(0, 240);
+        await page.waitForTimeout(60);
+      }
+      await page.waitForTimeout(300);
+      row.inputFrames.push(...(await stopFrameRecorder(frame)));
+      await page.close();
+      await h.api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
+    }
+  }
+} finally {
+  await h.close();
+}
+
+const cpu = (await import('node:os')).cpus();
+const out: string[] = [];
+out.push(`Headless Debian Chromium ${h.browser ? '' : ''}(playwright-core, \`--headless --disable-gpu\`, software WebGL: SwiftShader through ANGLE) on ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}; viewer 800 × 600; real service in process (SQLite); host page on another origin; ${RUNS} loads per size (median).`);
+out.push('');
+out.push('| network | Embed.create resolves | first frame drawn | token | data (fetch + parse) | model | sigma display | first draw | JS heap |');
+out.push('|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  out.push(`| ${r.label} | ${fmt(median(r.create))} | ${fmt(median(r.firstFrame))} | ${['token', 'data', 'model', 'display', 'drawn'].map((s) => fmt(median(r.steps[s]))).join(' | ')} | ${median(r.heapMB).toFixed(0)} MB |`);
+}
+out.push('');
+out.push('| network | camera animations (SDK): median / p95 frame | frames | mouse-wheel zooms: median / p95 frame | frames |');
+out.push('|---|---|---|---|---|');
+for (const r of rows) {
+  out.push(`| ${r.label} | ${fmt(median(r.sdkFrames))} / ${fmt(pct(r.sdkFrames, 95))} | ${r.sdkFrames.length} | ${fmt(median(r.inputFrames))} / ${fmt(pct(r.inputFrames, 95))} | ${r.inputFrames.length} |`);
+}
+console.log(out.join('\n'));
