@@ -15,6 +15,7 @@ import { openDatabase, type DatabaseHandle } from './store/db.ts';
 import { migrate } from './store/migrations/index.ts';
 import { registerProblemHandler } from './http/problem-handler.ts';
 import { registerDecompression } from './http/decompress.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   registerProblemHandler(app);
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes });
   registerAuth(app, database.db, config.publicUrl);
   await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis });

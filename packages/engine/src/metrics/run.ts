@@ -108,8 +108,12 @@ export function runMetric(input: RunInput): RunOutput {
   return { kind: 'node', values, meta: baseMeta(result.meta) };
 }
 
-function mapToIds(ids: string[], arr: NodeValues): Record<string, number | string> {
-  const out: Record<string, number | string> = {};
+/**
+ * Values by node id. The object has no prototype, so a node whose id is `__proto__` (or `constructor`, …)
+ * gets an own property like any other id instead of being swallowed by Object.prototype's setter.
+ */
+export function mapToIds(ids: string[], arr: NodeValues): Record<string, number | string> {
+  const out = Object.create(null) as Record<string, number | string>;
   for (let i = 0; i < ids.length; i++) {
     const v = arr[i];
     if (v === undefined || v === null) continue;

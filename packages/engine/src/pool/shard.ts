@@ -5,7 +5,7 @@
  */
 import type { NodeMetric, MetricContext } from '../metrics/types.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
-import { getMetric, resolveParams, deriveSeed, type NodeRunOutput } from '../metrics/run.ts';
+import { getMetric, resolveParams, deriveSeed, mapToIds, type NodeRunOutput } from '../metrics/run.ts';
 import { EngineError } from '../errors.ts';
 import { ENGINE_VERSION } from '../version.ts';
 
@@ -49,15 +49,7 @@ export function runFinish(
   const result = metric.parallel.finish(ctx, summed);
   const ids = network.nodes.map((nd) => String(nd.id));
   const values: Record<string, Record<string, number | string>> = {};
-  for (const [attr, arr] of Object.entries(result.values)) {
-    const o: Record<string, number | string> = {};
-    for (let i = 0; i < ids.length; i++) {
-      const v = arr[i];
-      if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) continue;
-      o[ids[i]] = v;
-    }
-    values[attr] = o;
-  }
+  for (const [attr, arr] of Object.entries(result.values)) values[attr] = mapToIds(ids, arr);
   const meta = {
     metric: metric.id,
     parameters: ctx.params,
