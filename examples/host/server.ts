@@ -3,13 +3,13 @@
  * sessions and hands out launch tokens only for sessions its signed-in user owns, and a page that embeds
  * the viewer with @netloom/embed (loaded from the service's /sdk/embed.js).
  *
- *   NETLOOM_URL=http://localhost:3000 NETLOOM_TOKEN=nl_… NETLOOM_NETWORK_ID=… npx node examples/host/server.ts
+ *   NETLOOM_URL=http://localhost:8080 NETLOOM_TOKEN=nl_… NETLOOM_NETWORK_ID=… npx node examples/host/server.ts
  *   open http://127.0.0.1:4000  (this origin must be in the organization's allowed host origins)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 
-const NETLOOM = (process.env.NETLOOM_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const NETLOOM = (process.env.NETLOOM_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const TOKEN = process.env.NETLOOM_TOKEN ?? ''; // organization credential with embed:manage; server side only
 const NETWORK_ID = process.env.NETLOOM_NETWORK_ID ?? '';
 const PORT = Number(process.env.PORT ?? 4000);

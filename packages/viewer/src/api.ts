@@ -111,7 +111,12 @@ export class ViewerApi implements BackendPort {
     let json = meta.networkJSON as NetworkJson | undefined;
     const link = (meta.dataUrl ?? meta.url ?? meta.signedUrl) as string | undefined;
     if (!json && typeof link === 'string') {
-      const res = await this.#fetch(new URL(link, this.base + '/').toString(), { credentials: 'omit', referrerPolicy: 'no-referrer' });
+      // The service signs the link with its configured public URL; the viewer reaches the service at its own
+      // API base (the page's origin, which the page's CSP `default-src 'self'` allows), so only the link's
+      // path and query are used. Otherwise a page opened as 127.0.0.1 with a public URL of localhost, or
+      // behind a proxy, could not load its network.
+      const signed = new URL(link, this.base + '/');
+      const res = await this.#fetch(new URL(signed.pathname + signed.search, this.base + '/').toString(), { credentials: 'omit', referrerPolicy: 'no-referrer' });
       if (res.status === 410) {
         this.onExpired('expired');
         throw new CommandError('SESSION_EXPIRED', 'the session has ended');
