@@ -1,7 +1,9 @@
 /**
  * The JSON body parser (replaces Fastify's default). Two things the default does not do well:
- * - a syntax error is reported with the parser's own message (position, line and column) instead of a
- *   generic "Body is not valid JSON";
+ * - a syntax error is reported with the parser's own message instead of a generic "Body is not valid JSON";
+ * - an empty body (many clients send `Content-Type: application/json` on every request) is no body, so a
+ *   POST that needs none (launch tokens, revocations) works, and one that needs a body gets the route's
+ *   own validation error naming the missing fields;
  * - a `__proto__` key (or `constructor.prototype`), which Fastify refuses with that same generic message,
  *   is refused with a 400 naming the JSON pointer of the key, so a client knows what to rename.
  * JSON.parse itself is safe with such keys (it defines own properties); they are refused because code
@@ -37,13 +39,12 @@ export function findForbiddenKey(value: unknown): string | null {
 }
 
 export function parseJsonBody(text: string): unknown {
+  if (text.length < 1024 && text.trim() === '') return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const empty = text.length < 1024 && text.trim() === '';
-    const detail = empty ? 'body is empty; send a JSON document' : `body is not valid JSON: ${(err as Error).message}`;
-    throw new HttpProblem('INVALID_ARGS', detail, { errors: [{ path: '', message: empty ? 'empty body' : (err as Error).message }] });
+    throw new HttpProblem('INVALID_ARGS', `body is not valid JSON: ${(err as Error).message}`, { errors: [{ path: '', message: (err as Error).message }] });
   }
   if (text.includes('proto')) {
     const at = findForbiddenKey(value);
