@@ -16,6 +16,7 @@ import { migrate } from './store/migrations/index.ts';
 import { registerProblemHandler } from './http/problem-handler.ts';
 import { registerDecompression } from './http/decompress.ts';
 import { registerJsonBody } from './http/json-body.ts';
+import { withOperationId } from './http/operation-ids.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
       security: [{ bearer: [] }, { basic: [] }],
     },
+    transform: withOperationId,
   });
   await app.register(swaggerUi, { routePrefix: '/api/v2/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/api/v2/openapi.json', { schema: { hide: true }, config: { auth: { skip: true } } }, async () => app.swagger());

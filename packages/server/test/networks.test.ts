@@ -297,6 +297,11 @@ for (const dialect of DIALECTS) {
       assert.equal(doc.openapi, '3.1.0');
       assert.ok(doc.paths['/api/v2/networks'].post);
       assert.ok(doc.paths['/api/v2/networks/{id}'].get);
+      // every operation has a unique operationId (client generators name methods after them)
+      const ids = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p).map((op) => op.operationId));
+      assert.ok(ids.length > 40 && ids.every((i) => typeof i === 'string' && /^[a-z][A-Za-z0-9]+$/.test(i)), 'operationIds present');
+      assert.equal(new Set(ids).size, ids.length, 'operationIds unique');
+      assert.equal(doc.paths['/api/v2/networks/{id}'].get.operationId, 'getNetworksById');
       const page = await t.app.inject({ method: 'GET', url: '/docs/api/credentials' });
       assert.equal(page.statusCode, 200);
       assert.match(page.body, /Deprecat|deprecat/);
