@@ -76,11 +76,11 @@ function main(): void {
     time('load (Dijkstra, all sources)', () => load(gw, src, out));
   }
   if (args.includes('--cf')) {
-    for (const size of [500, 1000, 2000]) {
+    for (const size of [500, 1000, 2000, 3000, 5000]) {
       const gs = buildGraph(barabasiAlbert(size, m), { directed: false, weight: null, selfLoops: false });
       const res = new Float64Array(gs.n);
-      time(`current-flow closeness BA(${size}, ${m}) dense Cholesky`, () => currentFlowClosenessAll(gs, res, undefined, Infinity));
-      time(`current-flow closeness BA(${size}, ${m}) CG`, () => currentFlowClosenessAll(gs, res, undefined, 0));
+      time(`current-flow closeness BA(${size}, ${m}) sparse LDLᵀ`, () => currentFlowClosenessAll(gs, res, undefined, 'direct'));
+      if (size <= 1000) time(`current-flow closeness BA(${size}, ${m}) CG`, () => currentFlowClosenessAll(gs, res, undefined, 'cg'));
     }
   }
   if (args.includes('--metrics')) {

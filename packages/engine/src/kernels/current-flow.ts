@@ -6,9 +6,12 @@
  * at a node g (row/column g removed, C_g· = 0): Σ_w R(x,w) = N·C_xx + tr(C) − 2·(C·1)_x, exactly the
  * quantity NetworkX `current_flow_closeness_centrality` accumulates (grounding-invariant).
  *
- * Solvers: dense Cholesky of the grounded Laplacian for N ≤ DENSE_MAX (exact to rounding; C_xx from one
- * forward substitution per column, no inverse stored); above that, Jacobi-preconditioned conjugate
- * gradient per column (relative residual 1e-13), O(N) memory, checkpoint between columns.
+ * Solver ('direct', default): sparse LDLᵀ of the grounded Laplacian (minimum-degree order, dense
+ * trailing block once the remaining graph is dense; sparse-ldl.ts), then diag(C) by selected inversion
+ * (Takahashi recurrences on the factor's pattern) and C·1 by one solve — exact to rounding, costing
+ * about one factorization instead of NetworkX's N sparse-LU solves. If the dense block would exceed
+ * MAX_DENSE nodes (memory), or with solver 'cg': Jacobi-preconditioned conjugate gradient per column
+ * (relative residual 1e-13), O(N) memory, checkpoint between columns.
  *
  * Contract: `nodes` are the component's node indices (connected through arcs of positive weight,
  * each listed once); `out[nodes[i]]` is written for each i. Arcs to nodes outside `nodes`, self-loops
@@ -16,8 +19,13 @@
  */
 import type { Graph } from '../graph/csr.ts';
 import type { Checkpoint } from './sssp.ts';
+import { inverseDiagonal, ldlFactor, ldlSolve, type SymMatrix } from './sparse-ldl.ts';
 
-export const DENSE_MAX = 1500;
+/** Largest dense trailing block (nodes) of the direct solver: 2 r² doubles, 256 MB at 4096. */
+export const MAX_DENSE = 4096;
+
+/** 'direct': sparse LDLᵀ + selected inversion (CG only if its dense block exceeds MAX_DENSE); 'cg': CG only. */
+export type CfSolver = 'direct' | 'cg';
 
 /** Local CSR of the grounded Laplacian's off-diagonal part plus its diagonal, over local indices. */
 interface LocalLaplacian {
@@ -77,84 +85,70 @@ export function currentFlowCloseness(
   out: Float64Array,
   local: Int32Array,
   checkpoint?: Checkpoint,
-  denseMax = DENSE_MAX,
+  solver: CfSolver = 'direct',
 ): void {
   const N = nodes.length;
   if (N < 2) return;
   const L = localLaplacian(g, nodes, local);
   const Cxx = new Float64Array(N); // diagonal of the grounded inverse (0 at the ground)
   const C1 = new Float64Array(N); // row sums of the grounded inverse (0 at the ground)
-  if (N <= denseMax) denseSolve(L, Cxx, C1, checkpoint);
-  else cgSolve(L, Cxx, C1, checkpoint);
+  if (solver === 'cg' || !directSolve(L, Cxx, C1, checkpoint, MAX_DENSE)) cgSolve(L, Cxx, C1, checkpoint);
   let tr = 0;
   for (let i = 0; i < N; i++) tr += Cxx[i];
   for (let i = 0; i < N; i++) out[nodes[i]] = 1 / (N * Cxx[i] + tr - 2 * C1[i]);
 }
 
-/** Maps local index i ≠ ground to the reduced index (ground removed). */
-function reducedIndex(i: number, ground: number): number {
-  return i < ground ? i : i - 1;
-}
-
-function denseSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpoint?: Checkpoint): void {
+/** The grounded Laplacian (ground row/column removed) as a SymMatrix over reduced indices. */
+function groundedMatrix(L: LocalLaplacian): SymMatrix {
   const { N, ground } = L;
   const M = N - 1;
-  const A = new Float64Array(M * M); // row-major, lower triangle used
+  const red = (i: number): number => (i < ground ? i : i - 1);
+  const diag = new Float64Array(M);
+  const off = new Int32Array(M + 1);
   for (let i = 0; i < N; i++) {
     if (i === ground) continue;
-    const r = reducedIndex(i, ground);
-    A[r * M + r] = L.diag[i];
+    let c = 0;
+    for (let p = L.off[i]; p < L.off[i + 1]; p++) if (L.adj[p] !== ground) c++;
+    off[red(i) + 1] = c;
+  }
+  for (let r = 0; r < M; r++) off[r + 1] += off[r];
+  const adj = new Int32Array(off[M]);
+  const val = new Float64Array(off[M]);
+  for (let i = 0; i < N; i++) {
+    if (i === ground) continue;
+    const r = red(i);
+    diag[r] = L.diag[i];
+    let q = off[r];
     for (let p = L.off[i]; p < L.off[i + 1]; p++) {
       const j = L.adj[p];
       if (j === ground) continue;
-      const c = reducedIndex(j, ground);
-      if (c < r) A[r * M + c] -= L.w[p];
+      adj[q] = red(j);
+      val[q++] = -L.w[p];
     }
   }
-  // Cholesky A = R Rᵀ (R lower), row by row (dot products over contiguous rows)
-  for (let i = 0; i < M; i++) {
-    if ((i & 63) === 0 && checkpoint) checkpoint();
-    const ri = i * M;
-    for (let j = 0; j <= i; j++) {
-      const rj = j * M;
-      let s = A[ri + j];
-      for (let k = 0; k < j; k++) s -= A[ri + k] * A[rj + k];
-      if (j < i) A[ri + j] = s / A[rj + j];
-      else A[ri + i] = Math.sqrt(s);
-    }
+  return { n: M, diag, off, adj, val };
+}
+
+/**
+ * Sparse LDLᵀ of the grounded Laplacian (minimum degree, dense trailing block) with selected inversion
+ * for its diagonal and one solve for C·1. Returns false (nothing written) when the dense block would
+ * exceed `maxDense` nodes.
+ */
+function directSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpoint: Checkpoint | undefined, maxDense: number): boolean {
+  const { N, ground } = L;
+  const F = ldlFactor(groundedMatrix(L), checkpoint, { maxDense });
+  if (!F) return false;
+  const z = inverseDiagonal(F, checkpoint);
+  const y = new Float64Array(N - 1).fill(1);
+  ldlSolve(F, y);
+  for (let r = 0; r < N - 1; r++) {
+    const i = r < ground ? r : r + 1;
+    Cxx[i] = z[r];
+    C1[i] = y[r];
   }
-  // C_jj = ‖R⁻¹ e_j‖²: forward substitution of e_j (entries before j are zero)
-  const x = new Float64Array(M);
-  for (let j = 0; j < M; j++) {
-    if ((j & 63) === 0 && checkpoint) checkpoint();
-    let ss = 0;
-    for (let i = j; i < M; i++) {
-      const ri = i * M;
-      let s = i === j ? 1 : 0;
-      for (let k = j; k < i; k++) s -= A[ri + k] * x[k];
-      const xi = s / A[ri + i];
-      x[i] = xi;
-      ss += xi * xi;
-    }
-    Cxx[j < ground ? j : j + 1] = ss;
-  }
-  // C·1 = R⁻ᵀ (R⁻¹ 1)
-  const y = new Float64Array(M);
-  for (let i = 0; i < M; i++) {
-    const ri = i * M;
-    let s = 1;
-    for (let k = 0; k < i; k++) s -= A[ri + k] * y[k];
-    y[i] = s / A[ri + i];
-  }
-  for (let i = M - 1; i >= 0; i--) {
-    const ri = i * M;
-    const zi = y[i] / A[ri + i];
-    y[i] = zi;
-    for (let k = 0; k < i; k++) y[k] -= A[ri + k] * zi;
-  }
-  for (let r = 0; r < M; r++) C1[r < ground ? r : r + 1] = y[r];
   Cxx[ground] = 0;
   C1[ground] = 0;
+  return true;
 }
 
 /** y = L_g x over local indices (x[ground] is kept 0 and y[ground] set to 0). */
@@ -236,7 +230,7 @@ function cgSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpo
  * Current-flow closeness of every node of an undirected graph, per connected component (through arcs
  * of positive weight) with at least 2 nodes; nodes of smaller components get NaN (not scored).
  */
-export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?: Checkpoint, denseMax = DENSE_MAX): void {
+export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?: Checkpoint, solver: CfSolver = 'direct'): void {
   const n = g.n;
   out.fill(NaN);
   const comp = new Int32Array(n).fill(-1);
@@ -265,7 +259,7 @@ export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?
     c++;
     if (size >= 2) {
       members.sort((a, b) => a - b);
-      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint, denseMax);
+      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint, solver);
     }
   }
 }
