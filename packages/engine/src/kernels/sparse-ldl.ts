@@ -246,24 +246,200 @@ const EMPTY_F = new Float64Array(0);
 
 /**
  * In-place dense LDLᵀ of the symmetric r×r matrix whose upper triangle (row-major) is in `a`:
- * afterwards a[j][j] = d_j and a[j][k] = L_kj for k > j. Right-looking, rows contiguous.
+ * afterwards a[j][j] = d_j and a[j][k] = L_kj for k > j. Right-looking in panels of 4 pivots: the panel
+ * rows are factored among themselves, then the trailing rows get one rank-4 update (one pass over the
+ * trailing matrix per panel instead of per pivot), rows contiguous.
  */
 function denseLdl(a: Float64Array, r: number, checkpoint?: Checkpoint): void {
-  for (let j = 0; j < r; j++) {
-    if ((j & 31) === 0 && checkpoint) checkpoint();
-    const rj = j * r;
-    const dj = a[rj + j];
-    if (!(dj > 0)) throw new Error('ldlFactor: matrix is not positive definite');
-    const inv = 1 / dj;
-    // rank-1 update of the trailing upper triangle: a[i][k] -= a[j][i]·a[j][k]/d_j
-    for (let i = j + 1; i < r; i++) {
-      const f = a[rj + i] * inv;
-      if (f === 0) continue;
-      const ri = i * r;
-      for (let k = i; k < r; k++) a[ri + k] -= f * a[rj + k];
+  const dinv = new Float64Array(4);
+  for (let j0 = 0; j0 < r; j0 += 4) {
+    if ((j0 & 31) === 0 && checkpoint) checkpoint();
+    const j1 = Math.min(j0 + 4, r);
+    // panel rows among themselves (full rows, so they hold the Schur complement's rows j0..j1−1)
+    for (let j = j0; j < j1; j++) {
+      const rj = j * r;
+      const dj = a[rj + j];
+      if (!(dj > 0)) throw new Error('ldlFactor: matrix is not positive definite');
+      const inv = 1 / dj;
+      dinv[j - j0] = inv;
+      for (let i = j + 1; i < j1; i++) {
+        const f = a[rj + i] * inv;
+        if (f === 0) continue;
+        const ri = i * r;
+        for (let k = i; k < r; k++) a[ri + k] -= f * a[rj + k];
+      }
     }
-    for (let k = j + 1; k < r; k++) a[rj + k] *= inv;
+    // trailing rows: a[i][k] −= Σ_j a[j][i]·a[j][k]/d_j, k ≥ i
+    if (j1 - j0 === 4) {
+      const r0 = j0 * r;
+      const r1 = r0 + r;
+      const r2 = r1 + r;
+      const r3 = r2 + r;
+      const d0 = dinv[0];
+      const d1 = dinv[1];
+      const d2 = dinv[2];
+      const d3 = dinv[3];
+      let i = j1;
+      for (; i + 1 < r; i += 2) {
+        // rows i and i+1 at once (the panel values loaded once for both)
+        const f0 = a[r0 + i] * d0;
+        const f1 = a[r1 + i] * d1;
+        const f2 = a[r2 + i] * d2;
+        const f3 = a[r3 + i] * d3;
+        const g0 = a[r0 + i + 1] * d0;
+        const g1 = a[r1 + i + 1] * d1;
+        const g2 = a[r2 + i + 1] * d2;
+        const g3 = a[r3 + i + 1] * d3;
+        const ri = i * r;
+        const rk = ri + r;
+        a[ri + i] -= f0 * a[r0 + i] + f1 * a[r1 + i] + f2 * a[r2 + i] + f3 * a[r3 + i];
+        for (let k = i + 1; k < r; k++) {
+          const p0 = a[r0 + k];
+          const p1 = a[r1 + k];
+          const p2 = a[r2 + k];
+          const p3 = a[r3 + k];
+          a[ri + k] -= f0 * p0 + f1 * p1 + f2 * p2 + f3 * p3;
+          a[rk + k] -= g0 * p0 + g1 * p1 + g2 * p2 + g3 * p3;
+        }
+      }
+      if (i < r) {
+        const f0 = a[r0 + i] * d0;
+        const f1 = a[r1 + i] * d1;
+        const f2 = a[r2 + i] * d2;
+        const f3 = a[r3 + i] * d3;
+        const ri = i * r;
+        for (let k = i; k < r; k++) a[ri + k] -= f0 * a[r0 + k] + f1 * a[r1 + k] + f2 * a[r2 + k] + f3 * a[r3 + k];
+      }
+    } else {
+      for (let j = j0; j < j1; j++) {
+        const rj = j * r;
+        for (let i = j1; i < r; i++) {
+          const f = a[rj + i] * dinv[j - j0];
+          if (f === 0) continue;
+          const ri = i * r;
+          for (let k = i; k < r; k++) a[ri + k] -= f * a[rj + k];
+        }
+      }
+    }
+    for (let j = j0; j < j1; j++) {
+      const rj = j * r;
+      const inv = dinv[j - j0];
+      for (let k = j + 1; k < r; k++) a[rj + k] *= inv;
+    }
   }
+}
+
+/**
+ * Full inverse Z = S⁻¹ (row-major, symmetric) from the dense LDLᵀ of `denseLdl`, by the Takahashi
+ * recurrence Z_ij = −Σ_{k>j} Z_ik·L_kj, Z_jj = 1/d_j − Σ_{k>j} L_kj·Z_kj, in blocks of 4 columns: the
+ * contribution of the already-known trailing block is one pass over it for the 4 columns.
+ */
+function denseInverse(U: Float64Array, r: number, checkpoint?: Checkpoint): Float64Array {
+  const Z = new Float64Array(r * r);
+  const top = r - (r & 3); // blocks [j0, j0+4) for j0 < top, then a partial block at the end first
+  const blocks: number[] = [];
+  for (let j0 = 0; j0 < top; j0 += 4) blocks.push(j0);
+  if (top < r) blocks.push(top);
+  for (let bi = blocks.length - 1; bi >= 0; bi--) {
+    if (checkpoint && (bi & 7) === 0) checkpoint();
+    const j0 = blocks[bi];
+    const j1 = Math.min(j0 + 4, r);
+    // (A) trailing rows i ≥ j1: Z_ij = −Σ_{k ≥ j1} Z_ik·U_jk for the block's columns
+    if (j1 - j0 === 4) {
+      const u0 = j0 * r;
+      const u1 = u0 + r;
+      const u2 = u1 + r;
+      const u3 = u2 + r;
+      let i = j1;
+      for (; i + 1 < r; i += 2) {
+        // two rows at once: 6 loads per 8 multiply-adds
+        const ri = i * r;
+        const rk = ri + r;
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        let t0 = 0;
+        let t1 = 0;
+        let t2 = 0;
+        let t3 = 0;
+        for (let k = j1; k < r; k++) {
+          const z = Z[ri + k];
+          const y = Z[rk + k];
+          const v0 = U[u0 + k];
+          const v1 = U[u1 + k];
+          const v2 = U[u2 + k];
+          const v3 = U[u3 + k];
+          s0 += z * v0;
+          s1 += z * v1;
+          s2 += z * v2;
+          s3 += z * v3;
+          t0 += y * v0;
+          t1 += y * v1;
+          t2 += y * v2;
+          t3 += y * v3;
+        }
+        Z[ri + j0] = -s0;
+        Z[ri + j0 + 1] = -s1;
+        Z[ri + j0 + 2] = -s2;
+        Z[ri + j0 + 3] = -s3;
+        Z[rk + j0] = -t0;
+        Z[rk + j0 + 1] = -t1;
+        Z[rk + j0 + 2] = -t2;
+        Z[rk + j0 + 3] = -t3;
+      }
+      if (i < r) {
+        const ri = i * r;
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let k = j1; k < r; k++) {
+          const z = Z[ri + k];
+          s0 += z * U[u0 + k];
+          s1 += z * U[u1 + k];
+          s2 += z * U[u2 + k];
+          s3 += z * U[u3 + k];
+        }
+        Z[ri + j0] = -s0;
+        Z[ri + j0 + 1] = -s1;
+        Z[ri + j0 + 2] = -s2;
+        Z[ri + j0 + 3] = -s3;
+      }
+    } else {
+      for (let i = j1; i < r; i++) {
+        const ri = i * r;
+        for (let j = j0; j < j1; j++) {
+          const uj = j * r;
+          let s = 0;
+          for (let k = j1; k < r; k++) s += Z[ri + k] * U[uj + k];
+          Z[ri + j] = -s;
+        }
+      }
+    }
+    // (B) within the block, last column first: the block's own rows k ∈ (j, j1), then mirror
+    for (let j = j1 - 1; j >= j0; j--) {
+      const uj = j * r;
+      for (let i = j1; i < r; i++) {
+        const ri = i * r;
+        let s = Z[ri + j];
+        for (let k = j + 1; k < j1; k++) s -= Z[ri + k] * U[uj + k];
+        Z[ri + j] = s;
+        Z[uj + i] = s;
+      }
+      for (let i = j1 - 1; i > j; i--) {
+        const ri = i * r;
+        let s = 0;
+        for (let k = j + 1; k < r; k++) s -= Z[ri + k] * U[uj + k];
+        Z[ri + j] = s;
+        Z[uj + i] = s;
+      }
+      let s = 1 / U[uj + j];
+      for (let k = j + 1; k < r; k++) s -= U[uj + k] * Z[uj + k];
+      Z[uj + j] = s;
+    }
+  }
+  return Z;
 }
 
 /** Solves A x = b in place (b in original indices). */
@@ -301,22 +477,8 @@ export function ldlSolve(F: LdlFactor, b: Float64Array): void {
 /** Diagonal of A⁻¹ (original indices) by selected inversion of the factor. */
 export function inverseDiagonal(F: LdlFactor, checkpoint?: Checkpoint): Float64Array {
   const { n, perm, ns, d, colOff, rows, lval, r, dense } = F;
-  // dense block: Z = S⁻¹ (full, row-major), from U = Lᵀ stored in the strict upper triangle
-  const Z = new Float64Array(r * r);
-  for (let j = r - 1; j >= 0; j--) {
-    if ((j & 31) === 0 && checkpoint) checkpoint();
-    const rj = j * r;
-    for (let i = r - 1; i > j; i--) {
-      const ri = i * r;
-      let s = 0;
-      for (let k = j + 1; k < r; k++) s -= Z[ri + k] * dense[rj + k];
-      Z[ri + j] = s;
-      Z[rj + i] = s;
-    }
-    let s = 1 / dense[rj + j];
-    for (let k = j + 1; k < r; k++) s -= dense[rj + k] * Z[rj + k];
-    Z[rj + j] = s;
-  }
+  // dense block: Z = S⁻¹ (full, row-major)
+  const Z = denseInverse(dense, r, checkpoint);
   const zdiag = new Float64Array(n);
   for (let a = 0; a < r; a++) zdiag[ns + a] = Z[a * r + a];
   // sparse columns, last to first
