@@ -30,6 +30,11 @@
  *   nothing on); normalized ×1/((n−1)(n−2)) when n > 2, otherwise unscaled. Network's direction.
  * - `Current Flow Closeness Centrality`: `current_flow_closeness_centrality(G, weight)` on each connected
  *   component with ≥ 2 nodes of the undirected graph (always converted); isolates are not scored.
+ *   value(v) = 1 / (N·C_vv + tr C − 2·(C·1)_v), C the inverse of the component's Laplacian grounded at
+ *   one node — the sum NetworkX accumulates from its N LU solves (grounding-invariant). We get diag(C)
+ *   from one sparse LDLᵀ factorization (minimum-degree order, dense trailing block) by selected
+ *   inversion and C·1 from one solve (kernels/current-flow.ts, sparse-ldl.ts); same values to rounding
+ *   (~1e-14 relative).
  * - network `diameter`: NetworkX `diameter` of the largest connected component (first of equal size in
  *   node order) of the undirected unweighted graph; 0 for an empty graph.
  * - network `avgShortestPathLength`: mean of d(u, v) over ordered pairs u ≠ v with v reachable from u,
@@ -46,7 +51,8 @@
  * Brandes & Pich 2007 doi:10.1142/S0218127407018403 (sampling); Wasserman & Faust 1994 (wf_improved);
  * Boldi & Vigna 2014 doi:10.1080/15427951.2013.865686 (harmonic); Newman 2001 doi:10.1103/PhysRevE.64.016132
  * and Goh et al. 2001 doi:10.1103/PhysRevLett.87.278701 (load); Brandes & Fleischer 2005
- * doi:10.1007/978-3-540-31856-9_44 (current flow); Eppstein & Wang 2004 doi:10.7155/jgaa.00081.
+ * doi:10.1007/978-3-540-31856-9_44 (current flow); Takahashi, Fagan & Chin 1973 and Erisman & Tinney
+ * 1975 doi:10.1145/360680.360704 (selected inversion); Eppstein & Wang 2004 doi:10.7155/jgaa.00081.
  */
 import { Type } from 'typebox';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
