@@ -10,6 +10,7 @@
  */
 import { type Graph, type ArcList, arcsToCsr } from './csr.ts';
 import type { NetworkJSON } from './network-json.ts';
+import { IdIndex } from './ids.ts';
 import { EngineError } from '../errors.ts';
 
 export interface BuildOptions {
@@ -27,35 +28,65 @@ export function weightAttribute(metricEdgeWeights: unknown): string | null {
   return null;
 }
 
-/** Maps node id string forms to indices. Throws on an unknown id (validation normally prevents it). */
-export function indexNodes(network: NetworkJSON): { ids: string[]; index: Map<string, number> } {
-  const ids = new Array<string>(network.nodes.length);
-  const index = new Map<string, number>();
-  for (let i = 0; i < network.nodes.length; i++) {
-    const s = String(network.nodes[i].id);
-    ids[i] = s;
-    index.set(s, i);
-  }
-  return { ids, index };
+/** Node index by id (string form; see ids.ts), last one winning for a repeated id (validation refuses those). */
+export interface NodeIndex {
+  /** Index of a node id, or undefined. Any value: it is compared by its string form. */
+  get(id: unknown): number | undefined;
 }
 
+/** Maps node id string forms to indices. */
+export function indexNodes(network: NetworkJSON): { ids: string[]; index: NodeIndex } {
+  const index = internNodes(network.nodes);
+  return {
+    ids: nodeIds(network.nodes),
+    index: {
+      get(id: unknown) {
+        const i = index.get(id);
+        return i < 0 ? undefined : i;
+      },
+    },
+  };
+}
+
+function internNodes(nodes: NetworkJSON['nodes']): IdIndex {
+  const index = new IdIndex(nodes.length);
+  for (let i = 0; i < nodes.length; i++) index.set(nodes[i].id, i);
+  return index;
+}
+
+/** The string forms of the node ids, in node order. */
+function nodeIds(nodes: NetworkJSON['nodes']): string[] {
+  const ids = new Array<string>(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const id = nodes[i].id;
+    ids[i] = typeof id === 'string' ? id : String(id);
+  }
+  return ids;
+}
+
+/**
+ * Builds the CSR graph of a (validated) network. `ids` of the result is computed on first use from the
+ * network's `nodes` array (most metrics never need it; a million String() calls are not free).
+ */
 export function buildGraph(network: NetworkJSON, opts: BuildOptions): Graph {
-  const { ids, index } = indexNodes(network);
-  const n = ids.length;
+  const nodes = network.nodes;
+  const index = internNodes(nodes);
+  const n = nodes.length;
   const edges = network.edges ?? [];
   const keepLoops = opts.selfLoops !== false;
   const weighted = opts.weight !== null;
   const cap = opts.directed ? edges.length : edges.length * 2;
   const src = new Int32Array(cap);
   const dst = new Int32Array(cap);
-  const w = new Float64Array(cap);
+  // unweighted: arcsToCsr does not read weights
+  const w = new Float64Array(weighted ? cap : 0);
   let len = 0;
   const problems: { path: string; message: string }[] = [];
   for (let e = 0; e < edges.length; e++) {
     const edge = edges[e];
-    const u = index.get(String(edge.source));
-    const v = index.get(String(edge.target));
-    if (u === undefined || v === undefined) {
+    const u = index.get(edge.source);
+    const v = index.get(edge.target);
+    if (u < 0 || v < 0) {
       problems.push({ path: `/networkJSON/edges/${e}`, message: 'edge endpoint is not a node' });
       continue;
     }
@@ -78,12 +109,12 @@ export function buildGraph(network: NetworkJSON, opts: BuildOptions): Graph {
     if (u === v && !keepLoops) continue;
     src[len] = u;
     dst[len] = v;
-    w[len] = x;
+    if (weighted) w[len] = x;
     len++;
     if (!opts.directed && u !== v) {
       src[len] = v;
       dst[len] = u;
-      w[len] = x;
+      if (weighted) w[len] = x;
       len++;
     }
   }
@@ -93,8 +124,10 @@ export function buildGraph(network: NetworkJSON, opts: BuildOptions): Graph {
   const arcs: ArcList = { src, dst, w, length: len };
   const out = arcsToCsr(n, arcs, weighted);
   let selfLoops = 0;
-  for (let u = 0; u < n; u++) {
-    for (let p = out.off[u]; p < out.off[u + 1]; p++) if (out.adj[p] === u) selfLoops++;
+  if (keepLoops) {
+    for (let u = 0; u < n; u++) {
+      for (let p = out.off[u]; p < out.off[u + 1]; p++) if (out.adj[p] === u) selfLoops++;
+    }
   }
   let inn = out;
   if (opts.directed) {
@@ -102,13 +135,16 @@ export function buildGraph(network: NetworkJSON, opts: BuildOptions): Graph {
     inn = arcsToCsr(n, rev, weighted);
   }
   const m = opts.directed ? out.adj.length : (out.adj.length - selfLoops) / 2 + selfLoops;
+  let ids: string[] | null = null;
   return {
     n,
     directed: opts.directed,
     weighted,
     m,
     selfLoops,
-    ids,
+    get ids() {
+      return (ids ??= nodeIds(nodes));
+    },
     outOff: out.off,
     outAdj: out.adj,
     outW: out.w,

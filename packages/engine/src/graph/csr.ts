@@ -27,7 +27,7 @@ export interface Graph {
   readonly inW: Float64Array;
 }
 
-/** An arc list to turn into CSR: parallel arrays of sources, targets and weights. */
+/** An arc list to turn into CSR: parallel arrays of sources, targets and weights (`w` read only when summing weights). */
 export interface ArcList {
   src: Int32Array;
   dst: Int32Array;
@@ -37,73 +37,79 @@ export interface ArcList {
 
 /**
  * Builds sorted, merged CSR rows from arcs (each arc u->v listed once; the caller adds both directions
- * for undirected graphs). Weights of duplicate (u,v) arcs are summed when `sumWeights`, else set to 1.
+ * for undirected graphs). Weights of duplicate (u,v) arcs are summed (in arc order) when `sumWeights`,
+ * else every merged arc weighs 1.
+ *
+ * Two stable counting sorts (by target, then by source) leave every row sorted by target with repeated
+ * targets in arc order; a sequential pass merges them. O(n + arcs), no comparison sort, so hubs cost
+ * no more than other nodes.
  */
 export function arcsToCsr(n: number, arcs: ArcList, sumWeights: boolean): { off: Int32Array; adj: Int32Array; w: Float64Array } {
-  const count = new Int32Array(n + 1);
-  for (let i = 0; i < arcs.length; i++) count[arcs.src[i] + 1]++;
-  for (let i = 0; i < n; i++) count[i + 1] += count[i];
-  const pos = count.slice(0, n);
-  const adj0 = new Int32Array(arcs.length);
-  const w0 = new Float64Array(arcs.length);
-  for (let i = 0; i < arcs.length; i++) {
-    const p = pos[arcs.src[i]]++;
-    adj0[p] = arcs.dst[i];
-    w0[p] = arcs.w[i];
-  }
-  // sort each row by neighbour index (insertion sort for short rows, index sort for long ones), then merge
-  const off = new Int32Array(n + 1);
-  const adj = new Int32Array(arcs.length);
-  const w = new Float64Array(arcs.length);
-  let out = 0;
-  let order = new Int32Array(0);
-  for (let u = 0; u < n; u++) {
-    const a = count[u];
-    const b = count[u + 1];
-    off[u] = out;
-    const len = b - a;
-    if (len === 0) continue;
-    if (len <= 32) {
-      for (let i = a + 1; i < b; i++) {
-        const v = adj0[i];
-        const x = w0[i];
-        let j = i - 1;
-        while (j >= a && adj0[j] > v) {
-          adj0[j + 1] = adj0[j];
-          w0[j + 1] = w0[j];
-          j--;
-        }
-        adj0[j + 1] = v;
-        w0[j + 1] = x;
-      }
-      for (let i = a; i < b; i++) {
-        if (out > off[u] && adj[out - 1] === adj0[i]) {
-          if (sumWeights) w[out - 1] += w0[i];
-        } else {
-          adj[out] = adj0[i];
-          w[out] = sumWeights ? w0[i] : 1;
-          out++;
-        }
+  const len = arcs.length;
+  const { src, dst } = arcs;
+  // pass 1: the sources (and weights) of the arcs in target order
+  const byDst = new Int32Array(n + 1);
+  for (let i = 0; i < len; i++) byDst[dst[i] + 1]++;
+  for (let v = 0; v < n; v++) byDst[v + 1] += byDst[v];
+  const src1 = new Int32Array(len);
+  const w1 = sumWeights ? new Float64Array(len) : null;
+  {
+    const pos = byDst.slice(0, n);
+    if (w1) {
+      const aw = arcs.w;
+      for (let i = 0; i < len; i++) {
+        const p = pos[dst[i]]++;
+        src1[p] = src[i];
+        w1[p] = aw[i];
       }
     } else {
-      if (order.length < len) order = new Int32Array(len);
-      const idx = order.subarray(0, len);
-      for (let i = 0; i < len; i++) idx[i] = a + i;
-      idx.sort((p, q) => adj0[p] - adj0[q] || p - q);
-      for (let k = 0; k < len; k++) {
-        const i = idx[k];
-        if (out > off[u] && adj[out - 1] === adj0[i]) {
-          if (sumWeights) w[out - 1] += w0[i];
-        } else {
-          adj[out] = adj0[i];
-          w[out] = sumWeights ? w0[i] : 1;
-          out++;
+      for (let i = 0; i < len; i++) src1[pos[dst[i]]++] = src[i];
+    }
+  }
+  // pass 2: by source; walking targets in increasing order keeps each row sorted
+  const bySrc = new Int32Array(n + 1);
+  for (let i = 0; i < len; i++) bySrc[src[i] + 1]++;
+  for (let u = 0; u < n; u++) bySrc[u + 1] += bySrc[u];
+  const adj0 = new Int32Array(len);
+  const w0 = w1 ? new Float64Array(len) : null;
+  {
+    const pos = bySrc.slice(0, n);
+    for (let v = 0; v < n; v++) {
+      const b = byDst[v + 1];
+      if (w0) {
+        for (let k = byDst[v]; k < b; k++) {
+          const p = pos[src1[k]]++;
+          adj0[p] = v;
+          w0[p] = w1![k];
         }
+      } else {
+        for (let k = byDst[v]; k < b; k++) adj0[pos[src1[k]]++] = v;
+      }
+    }
+  }
+  // merge repeated (u, v) in place
+  const off = new Int32Array(n + 1);
+  let out = 0;
+  for (let u = 0; u < n; u++) {
+    off[u] = out;
+    let last = -1;
+    const b = bySrc[u + 1];
+    for (let i = bySrc[u]; i < b; i++) {
+      const v = adj0[i];
+      if (v === last) {
+        if (w0) w0[out - 1] += w0[i];
+      } else {
+        adj0[out] = v;
+        if (w0) w0[out] = w0[i];
+        out++;
+        last = v;
       }
     }
   }
   off[n] = out;
-  return { off, adj: adj.slice(0, out), w: w.slice(0, out) };
+  const adj = out === len ? adj0 : adj0.slice(0, out);
+  const w = w0 ? (out === len ? w0 : w0.slice(0, out)) : new Float64Array(out).fill(1);
+  return { off, adj, w };
 }
 
 /** Degree helpers used by many kernels. */

@@ -3,6 +3,8 @@
  * DECISIONS.md §3. `validateNetworkJSON` reports every problem (capped) with JSON pointers and returns
  * the cleaned network (empty/null attributes dropped) that is stored and handed to metrics.
  */
+import { IdIndex } from './ids.ts';
+
 export type Id = string | number;
 export type AttributeValue = string | number;
 export type Attributes = Record<string, AttributeValue>;
@@ -86,6 +88,15 @@ function checkAttributes(attrs: unknown, path: string, problems: NetworkProblem[
   }
 }
 
+/** Checks an edge endpoint: a node id (String or Number) of an existing node. */
+function checkEnd(v: unknown, end: 'source' | 'target', i: number, checkNodes: boolean, ids: IdIndex, problems: NetworkProblem[], cap: number): void {
+  if (!isId(v)) {
+    if (problems.length < cap) problems.push({ path: `/edges/${i}/${end}`, message: v === undefined ? 'is required (a node id)' : `must be a node id (String or Number), got ${show(v)}` });
+  } else if (checkNodes && ids.get(v) < 0) {
+    if (problems.length < cap) problems.push({ path: `/edges/${i}/${end}`, message: `no node with id ${JSON.stringify(String(v))}` });
+  }
+}
+
 /**
  * Validates a network JSON in one pass and reports every problem (up to `maxProblems`) as JSON pointers
  * relative to the network JSON. Cleans the network in place: attributes with `null` or `""` values are
@@ -112,33 +123,33 @@ export function validateNetworkJSON(input: unknown, opts: ValidateOptions = {}):
   if (opts.maxEdges !== undefined && edgeCount > opts.maxEdges) {
     return { ok: false, problems, tooLarge: `the network has ${edgeCount} edges; at most ${opts.maxEdges} are allowed`, nodeCount, edgeCount };
   }
-  const ids = new Set<string>();
+  // Paths are built only for problems (a string per node and edge costs more than the checks).
+  const ids = new IdIndex(nodeCount);
   if (Array.isArray(nodes)) {
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
-      const p = `/nodes/${i}`;
       if (!isObj(node)) {
-        if (problems.length < cap) problems.push({ path: p, message: 'must be a node object with an `id`' });
+        if (problems.length < cap) problems.push({ path: `/nodes/${i}`, message: 'must be a node object with an `id`' });
         continue;
       }
       const id = node.id;
       if (!isId(id)) {
-        if (problems.length < cap) problems.push({ path: `${p}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
-      } else {
-        const s = String(id);
-        if (ids.has(s)) {
-          if (problems.length < cap) problems.push({ path: `${p}/id`, message: `duplicate node id ${JSON.stringify(s)}` });
-        } else ids.add(s);
+        if (problems.length < cap) problems.push({ path: `/nodes/${i}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
+      } else if (!ids.add(id, i)) {
+        if (problems.length < cap) problems.push({ path: `/nodes/${i}/id`, message: `duplicate node id ${JSON.stringify(String(id))}` });
       }
-      checkAttributes(node.attributes, `${p}/attributes`, problems, node, cap);
-      for (const c of ['x', 'y'] as const) {
-        const v = node[c];
-        if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)) && problems.length < cap) {
-          problems.push({ path: `${p}/${c}`, message: `must be a finite Number, got ${show(v)}` });
-        }
+      if (node.attributes !== undefined) checkAttributes(node.attributes, `/nodes/${i}/attributes`, problems, node, cap);
+      const x = node.x;
+      if (x !== undefined && (typeof x !== 'number' || !Number.isFinite(x)) && problems.length < cap) {
+        problems.push({ path: `/nodes/${i}/x`, message: `must be a finite Number, got ${show(x)}` });
+      }
+      const y = node.y;
+      if (y !== undefined && (typeof y !== 'number' || !Number.isFinite(y)) && problems.length < cap) {
+        problems.push({ path: `/nodes/${i}/y`, message: `must be a finite Number, got ${show(y)}` });
       }
       const image = node.image;
       if (image !== undefined) {
+        const p = `/nodes/${i}`;
         if (!isObj(image)) {
           if (problems.length < cap) problems.push({ path: `${p}/image`, message: 'must be an object like { "url": "https://…" }' });
         } else if (image.url !== undefined) {
@@ -157,33 +168,23 @@ export function validateNetworkJSON(input: unknown, opts: ValidateOptions = {}):
     }
   }
   if (Array.isArray(edges)) {
-    const edgeIds = new Set<string>();
+    const edgeIds = new IdIndex(edgeCount);
     const checkNodes = Array.isArray(nodes);
     for (let i = 0; i < edges.length; i++) {
       const edge = edges[i];
-      const p = `/edges/${i}`;
       if (!isObj(edge)) {
-        if (problems.length < cap) problems.push({ path: p, message: 'must be an edge object with `id`, `source` and `target`' });
+        if (problems.length < cap) problems.push({ path: `/edges/${i}`, message: 'must be an edge object with `id`, `source` and `target`' });
         continue;
       }
       const id = edge.id;
       if (!isId(id)) {
-        if (problems.length < cap) problems.push({ path: `${p}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
-      } else {
-        const s = String(id);
-        if (edgeIds.has(s)) {
-          if (problems.length < cap) problems.push({ path: `${p}/id`, message: `duplicate edge id ${JSON.stringify(s)}` });
-        } else edgeIds.add(s);
+        if (problems.length < cap) problems.push({ path: `/edges/${i}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
+      } else if (!edgeIds.add(id)) {
+        if (problems.length < cap) problems.push({ path: `/edges/${i}/id`, message: `duplicate edge id ${JSON.stringify(String(id))}` });
       }
-      for (const end of ['source', 'target'] as const) {
-        const v = edge[end];
-        if (!isId(v)) {
-          if (problems.length < cap) problems.push({ path: `${p}/${end}`, message: v === undefined ? 'is required (a node id)' : `must be a node id (String or Number), got ${show(v)}` });
-        } else if (checkNodes && !ids.has(String(v))) {
-          if (problems.length < cap) problems.push({ path: `${p}/${end}`, message: `no node with id ${JSON.stringify(String(v))}` });
-        }
-      }
-      checkAttributes(edge.attributes, `${p}/attributes`, problems, edge, cap);
+      checkEnd(edge.source, 'source', i, checkNodes, ids, problems, cap);
+      checkEnd(edge.target, 'target', i, checkNodes, ids, problems, cap);
+      if (edge.attributes !== undefined) checkAttributes(edge.attributes, `/edges/${i}/attributes`, problems, edge, cap);
     }
   }
   return { ok: problems.length === 0, problems, nodeCount, edgeCount };

@@ -54,8 +54,8 @@ export const externalVsInternal: NodeMetric<Params> = {
     const countSource = !directed || ctx.params.type !== 'in';
     const countTarget = !directed || ctx.params.type !== 'out';
     for (const e of ctx.network.edges ?? []) {
-      const s = index.get(String(e.source));
-      const t = index.get(String(e.target));
+      const s = index.get(e.source);
+      const t = index.get(e.target);
       if (s === undefined || t === undefined || s === t) continue;
       const vs = val[s];
       const vt = val[t];

@@ -58,8 +58,8 @@ function build(ctx: MetricContext<Params>): { n: number; F: Csr; I: Csr } {
     a.dst[a.length++] = u;
   };
   for (const e of edges) {
-    const u = index.get(String(e.source));
-    const v = index.get(String(e.target));
+    const u = index.get(e.source);
+    const v = index.get(e.target);
     if (u === undefined || v === undefined || u === v) continue;
     const f = e.attributes?.[ctx.params.fiFormalAttribute];
     const i = e.attributes?.[ctx.params.fiInformalAttribute];
