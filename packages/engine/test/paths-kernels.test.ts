@@ -34,9 +34,15 @@ test('current flow: conjugate gradient agrees with the sparse direct solver (wei
     const g = buildGraph(net, { directed: false, weight, selfLoops: false });
     const direct = new Float64Array(g.n);
     const cg = new Float64Array(g.n);
+    const fallback = new Float64Array(g.n);
     currentFlowClosenessAll(g, direct, undefined, 'direct');
     currentFlowClosenessAll(g, cg, undefined, 'cg');
+    // a dense block over the limit (here: any) falls back to CG, so the same numbers as 'cg', bit for bit
+    currentFlowClosenessAll(g, fallback, undefined, 'direct', 0);
+    assert.deepEqual(fallback, cg);
     assertClose(cg, direct, 1e-9, `cf ${weight}`);
+    assertClose(fallback, direct, 1e-9, `cf fallback ${weight}`);
+    assert.ok(direct.some((x) => x > 0) && direct.some((x) => Number.isNaN(x)), 'several components, isolates not scored');
   }
 });
 

@@ -86,13 +86,14 @@ export function currentFlowCloseness(
   local: Int32Array,
   checkpoint?: Checkpoint,
   solver: CfSolver = 'direct',
+  maxDense = MAX_DENSE,
 ): void {
   const N = nodes.length;
   if (N < 2) return;
   const L = localLaplacian(g, nodes, local);
   const Cxx = new Float64Array(N); // diagonal of the grounded inverse (0 at the ground)
   const C1 = new Float64Array(N); // row sums of the grounded inverse (0 at the ground)
-  if (solver === 'cg' || !directSolve(L, Cxx, C1, checkpoint, MAX_DENSE)) cgSolve(L, Cxx, C1, checkpoint);
+  if (solver === 'cg' || !directSolve(L, Cxx, C1, checkpoint, maxDense)) cgSolve(L, Cxx, C1, checkpoint);
   let tr = 0;
   for (let i = 0; i < N; i++) tr += Cxx[i];
   for (let i = 0; i < N; i++) out[nodes[i]] = 1 / (N * Cxx[i] + tr - 2 * C1[i]);
@@ -230,7 +231,7 @@ function cgSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpo
  * Current-flow closeness of every node of an undirected graph, per connected component (through arcs
  * of positive weight) with at least 2 nodes; nodes of smaller components get NaN (not scored).
  */
-export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?: Checkpoint, solver: CfSolver = 'direct'): void {
+export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?: Checkpoint, solver: CfSolver = 'direct', maxDense = MAX_DENSE): void {
   const n = g.n;
   out.fill(NaN);
   const comp = new Int32Array(n).fill(-1);
@@ -259,7 +260,7 @@ export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?
     c++;
     if (size >= 2) {
       members.sort((a, b) => a - b);
-      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint, solver);
+      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint, solver, maxDense);
     }
   }
 }
