@@ -13,7 +13,7 @@
 // SDK-driven animations (nodes.focus zooming onto nodes, camera.fit back out; 400 ms each) and user input
 // (mouse-wheel zooms at several pointer positions through Chromium's input pipeline); median and p95.
 import { sdk, startHarness, type Win } from '../packages/viewer/test/browser-harness.ts';
-import type { Frame, Page } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(name);
@@ -21,7 +21,7 @@ const arg = (name: string, def: string) => {
 };
 const SIZES = arg('--sizes', '10000x50000,100000x500000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const RUNS = Number(arg('--runs', '3'));
-/** --profile: a CPU profile of the viewer frame during the load (self time by function, top 25). */
+/** --profile: CPU profiles of the viewer frame (self time by function, top 25) during the load and during each interaction phase. */
 const PROFILE = process.argv.includes('--profile');
 
 function bigNetwork(n: number, m: number) {
@@ -54,7 +54,15 @@ function viewerFrame(page: Page): Frame {
   return f;
 }
 
-async function startFrameRecorder(frame: Frame): Promise<void> {
+/** CDP session on the viewer frame (out-of-process iframe: its own target), for --profile. */
+let phaseCdp: CDPSession | null = null;
+async function startFrameRecorder(page: Page, frame: Frame): Promise<void> {
+  if (PROFILE) {
+    phaseCdp = await page.context().newCDPSession(frame);
+    await phaseCdp.send('Profiler.enable');
+    await phaseCdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await phaseCdp.send('Profiler.start');
+  }
   await frame.evaluate(() => {
     const w = window as unknown as { __frames: number[]; __rec: boolean };
     w.__frames = [];
@@ -68,17 +76,24 @@ async function startFrameRecorder(frame: Frame): Promise<void> {
   });
 }
 
-async function stopFrameRecorder(frame: Frame): Promise<number[]> {
-  return frame.evaluate(() => {
+async function stopFrameRecorder(frame: Frame, what: string): Promise<number[]> {
+  const intervals = await frame.evaluate(() => {
     const w = window as unknown as { __frames: number[]; __rec: boolean };
     w.__rec = false;
     const f = w.__frames;
     return f.slice(1).map((t, i) => t - f[i]);
   });
+  if (phaseCdp) {
+    const { profile } = await phaseCdp.send('Profiler.stop');
+    printProfile(profile as unknown as CpuProfile, what);
+    await phaseCdp.detach();
+    phaseCdp = null;
+  }
+  return intervals;
 }
 
 interface CpuProfile { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[]; samples: number[]; timeDeltas: number[] }
-function printProfile(p: CpuProfile): void {
+function printProfile(p: CpuProfile, what: string): void {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   p.samples.forEach((id, k) => {
@@ -87,7 +102,7 @@ function printProfile(p: CpuProfile): void {
     self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[k] ?? 0) / 1000);
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
-  console.error(`CPU profile of the viewer frame, ${fmt(total)} sampled; self time:`);
+  console.error(`CPU profile of the viewer frame (${what}), ${fmt(total)} sampled; self time:`);
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.error(`  ${fmt(v).padStart(8)}  ${k}`);
 }
 
@@ -121,7 +136,7 @@ try {
         await created;
         await fr.waitForFunction(() => performance.getEntriesByName('netloom:first-frame').length > 0, undefined, { timeout: 600_000 });
         const { profile } = await cdp.send('Profiler.stop');
-        printProfile(profile as unknown as CpuProfile);
+        printProfile(profile as unknown as CpuProfile, 'load');
       }
       await created;
       const frame = viewerFrame(page);
@@ -140,21 +155,21 @@ try {
       console.error(`${row.label} run ${run + 1}: Embed.create ${fmt(row.create.at(-1)!)}, first frame ${fmt(row.firstFrame.at(-1)!)} (${Object.entries(row.steps).map(([s, v]) => `${s} ${fmt(v.at(-1)!)}`).join(', ')})`);
 
       // Interaction: SDK-driven camera animations.
-      await startFrameRecorder(frame);
+      await startFrameRecorder(page, frame);
       for (const node of ['n1', 'n777', 'n4242']) {
         const r = await sdk(page, 'nodes.focus', { id: node }, { zoom: 0.15, timeoutMs: 120_000 });
         if (!r.ok) throw new Error(JSON.stringify(r));
         const f = await sdk(page, 'camera.fit', undefined, { timeoutMs: 120_000 });
         if (!f.ok) throw new Error(JSON.stringify(f));
       }
-      row.sdkFrames.push(...(await stopFrameRecorder(frame)));
+      row.sdkFrames.push(...(await stopFrameRecorder(frame, `${row.label}: SDK camera animations`)));
 
       // Interaction: user input (wheel zooms in and out, drag pans) on the canvas.
       const box = (await page.locator('#viewer iframe').boundingBox())!;
       const cx = box.x + box.width / 2;
       const cy = box.y + box.height / 2;
       await page.mouse.move(cx, cy);
-      await startFrameRecorder(frame);
+      await startFrameRecorder(page, frame);
       for (let i = 0; i < 6; i++) {
         await page.mouse.wheel(0, -240);
         await page.waitForTimeout(60);
@@ -172,7 +187,7 @@ try {
         await page.waitForTimeout(60);
       }
       await page.waitForTimeout(300);
-      row.inputFrames.push(...(await stopFrameRecorder(frame)));
+      row.inputFrames.push(...(await stopFrameRecorder(frame, `${row.label}: mouse-wheel zooms`)));
       await page.close();
       await h.api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
     }

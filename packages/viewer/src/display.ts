@@ -1,15 +1,24 @@
 /**
  * The DOM side of the viewer: graphology graph + sigma renderer driven by the engine's display arrays
  * (node reducer), camera animations that resolve when they end, the node details panel and the legend.
+ *
+ * Redraw cost: sigma's `refresh()` re-runs the reducers and re-indexes every node and edge (seconds at
+ * 100k nodes / 500k edges), so `refresh` asks sigma for it only when the drawing's inputs changed — the
+ * display arrays (layers) or the menu's decorations; a selection change re-processes just the nodes whose
+ * selection changed, and a change of nothing drawn (camera, view saved, chat panel) no sigma work at all.
+ * Camera moves are sigma's own renders. Which programs and move-time shortcuts sigma uses depends on the
+ * network's size and the WebGL implementation (render-profile.ts).
  */
 import { MultiGraph, MultiDirectedGraph } from 'graphology';
 import Sigma from 'sigma';
+import { EdgeLineProgram, NodePointProgram } from 'sigma/rendering';
 import type { Camera } from '@netloom/protocol';
 import type { DisplayPort } from './engine.ts';
 import { computeDisplay, type Display } from './layers.ts';
 import type { NetworkModel } from './model.ts';
 import { parseInline, plainText, type MdNode } from './markdown.ts';
 import { nodePrograms } from './menu/programs.ts';
+import { detectSoftwareWebGL, renderProfile, type RenderProfile } from './render-profile.ts';
 
 const ANIMATION_MS = 400;
 
@@ -60,8 +69,10 @@ export class SigmaDisplay implements DisplayPort {
   readonly renderer: Sigma;
   #model: NetworkModel;
   #display: Display | null = null;
-  #refreshed = false;
   #selected = new Set<number>();
+  /** Programs and move-time shortcuts chosen for this network and WebGL (render-profile.ts). */
+  readonly profile: RenderProfile;
+
   #details: HTMLElement;
   #legend: HTMLElement;
   /** True while a command animates the camera (user-move detection ignores it). */
@@ -69,9 +80,10 @@ export class SigmaDisplay implements DisplayPort {
   /** Hooks of the Explore menu (menu/index.ts): extra node/edge display data (shapes, images, roll-up, settings), and a step before each redraw. */
   decorateNode: ((node: string, data: Record<string, unknown>) => Record<string, unknown>) | null = null;
   decorateEdge: ((edge: string, data: Record<string, unknown>) => Record<string, unknown>) | null = null;
-  beforeRefresh: (() => void) | null = null;
+  /** Returns true when the decorations changed (a full sigma refresh is needed). */
+  beforeRefresh: (() => boolean) | null = null;
 
-  constructor(root: HTMLElement, model: NetworkModel) {
+  constructor(root: HTMLElement, model: NetworkModel, opts: { softwareWebGL?: boolean } = {}) {
     this.#model = model;
     const stage = el('div', 'nl-stage');
     this.#details = el('aside', 'nl-details');
@@ -87,12 +99,21 @@ export class SigmaDisplay implements DisplayPort {
     // Sigma indexes and draws every node and edge when created: do it with the display of no layers, so
     // the engine's first refresh (the same display) need not do it all again (seconds at 100k/500k).
     this.#display = computeDisplay(model, []);
+    const profile = renderProfile(model.ids.length, model.edges.length, opts.softwareWebGL ?? detectSoftwareWebGL());
+    this.profile = profile;
     this.renderer = new Sigma(graph, stage, {
       renderEdgeLabels: false,
-      labelRenderedSizeThreshold: 4,
-      defaultEdgeType: model.directed ? 'arrow' : 'line',
+      // The label settings of the default label mode (menu/drawing.ts applies the others): the drawing's
+      // first reconciliation then changes no setting (each setSetting is a full refresh).
+      renderLabels: true,
+      labelRenderedSizeThreshold: 0,
+      labelSize: 13,
+      hideEdgesOnMove: profile.hideEdgesOnMove,
+      hideLabelsOnMove: profile.hideLabelsOnMove,
+      defaultEdgeType: model.directed && !profile.fastPrograms ? 'arrow' : 'line',
       zIndex: true,
-      nodeProgramClasses: nodePrograms(),
+      nodeProgramClasses: profile.fastPrograms ? { ...nodePrograms(), circle: NodePointProgram } : nodePrograms(),
+      ...(profile.fastPrograms ? { edgeProgramClasses: { line: EdgeLineProgram } } : {}),
       nodeReducer: (node, data) => {
         const d = this.#display;
         const i = model.index.get(node);
@@ -106,14 +127,31 @@ export class SigmaDisplay implements DisplayPort {
   }
 
   refresh(display: Display, selected: readonly number[]): void {
-    const drawn = this.#refreshed ? null : this.#display;
-    this.#refreshed = true;
+    const before = this.#display;
+    const selectedBefore = this.#selected;
     this.#display = display;
     this.#selected = new Set(selected);
-    this.beforeRefresh?.();
-    if (!(drawn && selected.length === 0 && !this.decorateNode && sameDisplay(drawn, display))) this.renderer.refresh();
+    const decorated = this.beforeRefresh?.() ?? false;
+    const displayChanged = before !== display && !(before && sameDisplay(before, display));
+    if (decorated || displayChanged) this.fullRefresh();
+    else {
+      // Only the nodes whose selection changed: their data again, in place (no re-indexing). Selected
+      // nodes are highlighted, so sigma draws them on its hover layer above the others.
+      const nodes: string[] = [];
+      for (const i of selectedBefore) if (!this.#selected.has(i)) nodes.push(this.#model.ids[i]);
+      for (const i of this.#selected) if (!selectedBefore.has(i)) nodes.push(this.#model.ids[i]);
+      if (nodes.length) this.renderer.refresh({ partialGraph: { nodes }, skipIndexation: true });
+    }
+    // Panels: one node's attributes and a few legend rows, cheap; redrawn each time (a metric may have
+    // added an attribute to the selected node).
     this.#renderDetails(selected.length === 1 ? selected[0] : null);
     this.#renderLegend(display);
+  }
+
+  /** Sigma re-processes every node and edge and draws; performance mark `netloom:full-refresh` (tests, benchmark). */
+  fullRefresh(): void {
+    performance.mark('netloom:full-refresh');
+    this.renderer.refresh();
   }
 
   #renderDetails(i: number | null): void {

@@ -180,6 +180,10 @@ async function load(): Promise<void> {
     status('');
     e.emit('ready', { sessionId, networkId: model.networkId, nodeCount: model.ids.length, edgeCount: model.edges.length, protocolVersion: 1 });
     for (const r of early.splice(0)) void onRequest(r);
+    // The label index of node references, once the viewer is idle (a command that needs it earlier builds it).
+    const warm = (): void => void e.labels;
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 2000 });
+    else setTimeout(warm, 0);
   } catch (err) {
     const w = toWireError(err);
     if (w.code === 'SESSION_EXPIRED') expire(w.message);

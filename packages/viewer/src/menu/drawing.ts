@@ -3,7 +3,8 @@
  * shapes (Shape layer), node images, roll-up (Rollup layer: group nodes and summed edges added to the
  * drawn graph, members hidden), display settings (background, label mode, edges, label size) and the
  * header strip (network and open view names). Installed on every viewer, with or without a menu, so a
- * view opened by code draws the same. Runs before each redraw (SigmaDisplay.beforeRefresh).
+ * view opened by code draws the same. Runs before each redraw (SigmaDisplay.beforeRefresh) and says
+ * whether node or edge display data changed, so camera moves and selections cost no full sigma refresh.
  */
 import type { SigmaDisplay } from '../display.ts';
 import type { ViewerEngine } from '../engine.ts';
@@ -31,7 +32,8 @@ export class Drawing {
   #shapeKey = '';
   #rollupKey = '';
   #rollupDisplay: unknown = null;
-  #applied = { bg: '', labels: '', labelSize: 0 };
+  /** What sigma's node and edge data reflect: the default label mode and size (display.ts creates sigma so), edges shown. */
+  #applied = { bg: '', labels: 'always' as LabelMode, labelSize: 13, showEdges: true };
   #viewNames = new Map<string, string>();
   #pendingName: string | null = null;
 
@@ -41,13 +43,16 @@ export class Drawing {
     this.model = model;
   }
 
+  /**
+   * Hooks the drawing into the display. Sigma drew the network undecorated already; it is redrawn only
+   * when a decoration changes something (node images, or a state that is not the default).
+   */
   install(): void {
     this.header = this.display.renderer.getContainer().parentElement?.querySelector<HTMLElement>('.nl-header') ?? null;
     this.display.decorateNode = (node, data) => this.#node(node, data);
     this.display.decorateEdge = (_edge, data) => (this.engine.displaySettings.showEdges === false ? { ...data, hidden: true } : data);
     this.display.beforeRefresh = () => this.reconcile();
-    this.reconcile();
-    this.display.renderer.refresh();
+    if (this.reconcile() || this.model.images.some((img) => !!img)) this.display.fullRefresh();
   }
 
   get labelMode(): LabelMode {
@@ -59,20 +64,27 @@ export class Drawing {
     this.#viewNames.set(id, name);
   }
 
-  reconcile(): void {
+  /** Applies the state to the drawing; true when node or edge display data changed (sigma must re-process them). */
+  reconcile(): boolean {
     const r = this.display.renderer;
     const s = this.engine.displaySettings;
+    let changed = false;
     if (this.#applied.bg !== s.backgroundColor) {
       this.#applied.bg = s.backgroundColor;
       r.getContainer().style.background = /^[#a-zA-Z0-9(),.%\s-]{1,100}$/.test(s.backgroundColor) ? s.backgroundColor : '#ffffff';
     }
+    // Label settings: only those that differ (each setSetting makes sigma re-process everything).
     const mode = this.labelMode;
-    if (this.#applied.labels !== mode || this.#applied.labelSize !== this.labelSize) {
+    const threshold = mode === 'always' ? 0 : 4;
+    if (r.getSetting('renderLabels') !== (mode === 'always')) r.setSetting('renderLabels', mode === 'always');
+    if (r.getSetting('labelRenderedSizeThreshold') !== threshold) r.setSetting('labelRenderedSizeThreshold', threshold);
+    if (r.getSetting('labelSize') !== this.labelSize) r.setSetting('labelSize', this.labelSize);
+    const showEdges = s.showEdges !== false;
+    if (this.#applied.labels !== mode || this.#applied.labelSize !== this.labelSize || this.#applied.showEdges !== showEdges) {
       this.#applied.labels = mode;
       this.#applied.labelSize = this.labelSize;
-      r.setSetting('renderLabels', mode === 'always');
-      r.setSetting('labelRenderedSizeThreshold', mode === 'always' ? 0 : 4);
-      r.setSetting('labelSize', this.labelSize);
+      this.#applied.showEdges = showEdges;
+      changed = true;
     }
     // Shapes: recomputed when the attribute (or the set of attributes: a metric ran) changes.
     const shapeLayer = activeLayer(this.engine.layers, 'Shape');
@@ -80,16 +92,19 @@ export class Drawing {
     if (shapeKey !== this.#shapeKey) {
       this.#shapeKey = shapeKey;
       this.shapes = shapeLayer && this.model.nodeAttributeTypes.has(shapeLayer.attribute as string) ? assignShapes(this.model, shapeLayer.attribute as string) : null;
+      changed = true;
     }
-    this.#reconcileRollup();
+    if (this.#reconcileRollup()) changed = true;
     this.#updateHeader();
     this.onChange();
+    return changed;
   }
 
-  #reconcileRollup(): void {
+  /** True when the roll-up changed (groups added or removed). */
+  #reconcileRollup(): boolean {
     const layer = activeLayer(this.engine.layers, 'Rollup');
     const key = layer && this.model.nodeAttributeTypes.has(layer.attribute as string) ? String(layer.attribute) : '';
-    if (key === this.#rollupKey && (key === '' || this.#rollupDisplay === this.engine.display)) return;
+    if (key === this.#rollupKey && (key === '' || this.#rollupDisplay === this.engine.display)) return false;
     const graph = this.display.graph;
     this.layout?.stop();
     if (this.rollup) {
@@ -99,7 +114,7 @@ export class Drawing {
     this.rollup = null;
     this.#rollupKey = key;
     this.#rollupDisplay = this.engine.display;
-    if (!key) return;
+    if (!key) return true;
     const d = this.engine.display;
     const ids = this.model.ids;
     const xs = ids.map((id) => graph.getNodeAttribute(id, 'x') as number);
@@ -117,6 +132,7 @@ export class Drawing {
     const maxW = Math.max(1, ...rollup.edges.map((e) => e.weight));
     for (const e of rollup.edges) graph.addEdgeWithKey(e.key, e.source, e.target, { size: 1 + 5 * (e.weight / maxW), color: '#aab1c0', label: String(e.weight), weight: e.weight });
     this.rollup = rollup;
+    return true;
   }
 
   #node(node: string, data: Record<string, unknown>): Record<string, unknown> {

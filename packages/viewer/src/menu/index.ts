@@ -530,7 +530,9 @@ export class ExploreMenu {
 
   async exportPng(): Promise<HTMLAnchorElement | null> {
     const r = this.ctx.display.renderer;
-    r.refresh(); // draw now: WebGL buffers are only readable in the task that drew them
+    // Draw now, without re-processing (an empty partial refresh renders at once): WebGL buffers are only
+    // readable in the task that drew them.
+    r.refresh({ partialGraph: { nodes: [] }, skipIndexation: true });
     const canvases = r.getCanvases();
     const first = Object.values(canvases)[0];
     if (!first) return null;
