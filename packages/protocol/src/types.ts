@@ -57,8 +57,14 @@ export interface ViewerUi {
 export interface SessionInfo {
   sessionId: string;
   displayName: string;
-  /** What the viewer may do: from its network permission and chat access. */
-  capabilities: { edit: boolean; chat: 'off' | 'presetOnly' | 'full'; [key: string]: unknown };
+  /**
+   * What the viewer may do: from its network permission and, for chat, every gate of the chat when the
+   * session info was read (`ui.aiChat`, `chatAccess`, the organization's AI switch, its monthly
+   * allowance); `chatReason` names the first closed gate (null when chat is open).
+   */
+  capabilities: { edit: boolean; chat: 'off' | 'presetOnly' | 'full'; chatReason?: 'hidden' | 'chat-access-off' | 'organization-off' | 'allowance-spent' | null; [key: string]: unknown };
+  /** The managed user's chat access (the per-user setting, whatever the organization's state). */
+  chatAccess?: 'off' | 'presetOnly' | 'full';
   /** The networks this session may open (exactly one). */
   networkIds: string[];
   ui: ViewerUi;

@@ -186,15 +186,23 @@ describe('AI chat: offline assistant (sqlite)', () => {
 
   test('the organization switch (default on) turns chat off and on', async () => {
     const s = await chatSession(f, net);
+    const capabilities = async (token: string) => (await viewer(f.app, token, 'GET', 'session')).json().capabilities;
     assert.equal((await f.host('GET', '/api/v2/embed/chat')).json().aiChat, true);
+    assert.deepEqual(await capabilities(s.token), { view: true, edit: true, saveViews: true, runMetrics: true, chat: 'full', chatReason: null });
     const offR = await f.host('PUT', '/api/v2/embed/chat', { aiChat: false });
     assert.equal(offR.statusCode, 200, offR.body);
     const r = await ask(f, s.token, 'Who is most central?');
     assert.equal(r.statusCode, 403);
     assert.match(r.json().detail, /switched off for this organization/);
     assert.equal((await viewer(f.app, s.token, 'GET', 'chat')).json().reason, 'organization-off');
+    // session.info says so too: no chat now, and why; chatAccess stays the user's setting.
+    const info = (await viewer(f.app, s.token, 'GET', 'session')).json();
+    assert.equal(info.capabilities.chat, 'off');
+    assert.equal(info.capabilities.chatReason, 'organization-off');
+    assert.equal(info.chatAccess, 'full');
     assert.equal((await f.host('PUT', '/api/v2/embed/chat', { aiChat: 'no' })).statusCode, 400);
     await f.host('PUT', '/api/v2/embed/chat', { aiChat: true });
+    assert.equal((await capabilities(s.token)).chat, 'full');
     assert.equal((await ask(f, s.token, 'How many nodes?')).statusCode, 202);
     const audit = await f.host('GET', '/api/v2/embed/audit?action=chat.settings');
     assert.deepEqual(audit.json().entries.map((e: { details: unknown }) => e.details), [{ aiChat: true }, { aiChat: false }]);
@@ -365,6 +373,9 @@ describe('AI chat: OpenAI-compatible provider (stub), one at a time, cancel, all
     assert.match(r2.json().detail, /AI allowance for this month is spent \(\d+ questions; it renews on 2026-04-01\)/);
     const st = (await viewer(f.app, b.token, 'GET', 'chat')).json();
     assert.equal(st.reason, 'allowance-spent');
+    const caps = (await viewer(f.app, b.token, 'GET', 'session')).json().capabilities;
+    assert.equal(caps.chat, 'off');
+    assert.equal(caps.chatReason, 'allowance-spent');
     assert.deepEqual(st.allowance, { limit: used + 1, used: used + 1, resetsAt: '2026-04-01T00:00:00.000Z' });
     stub.state.hold = false;
     stub.releaseAll();

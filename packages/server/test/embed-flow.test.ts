@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
       assert.equal(info.statusCode, 200, info.body);
       const i = info.json();
       assert.equal(i.displayName, 'Alice');
-      assert.deepEqual(i.capabilities, { view: true, edit: true, saveViews: true, runMetrics: true, chat: 'off' });
+      assert.deepEqual(i.capabilities, { view: true, edit: true, saveViews: true, runMetrics: true, chat: 'off', chatReason: 'hidden' });
       assert.equal(i.chatAccess, 'presetOnly');
       assert.deepEqual(i.network, { networkId: f.networkId, name: 'Team', permission: 'Edit' });
       assert.deepEqual(i.ui, { menu: ['layout', 'filter'], aiChat: false });

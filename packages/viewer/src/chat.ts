@@ -16,6 +16,7 @@
  */
 import type { ChatMessage, CommandName, EventName, SessionInfo } from '@netloom/protocol';
 import { CommandError } from './errors.ts';
+import { CHAT_GATE_TEXT, chatGateOf } from './engine.ts';
 import { parseBlocks, type MdBlock } from './chat-markdown.ts';
 import type { MdNode } from './markdown.ts';
 
@@ -153,7 +154,7 @@ export class ChatController implements ChatPort {
 
   /** Whether chat exists at all for this session (the button is shown). */
   get shown(): boolean {
-    return this.#session.ui?.aiChat !== false && this.#session.capabilities?.chat !== 'off';
+    return chatGateOf(this.#session) === null;
   }
 
   get isOpen(): boolean {
@@ -180,8 +181,8 @@ export class ChatController implements ChatPort {
   }
 
   #gate(): void {
-    if (this.#session.ui?.aiChat === false) throw new CommandError('NOT_PERMITTED', 'AI chat is hidden for this session (ui.aiChat is false)');
-    if (this.#session.capabilities?.chat === 'off') throw new CommandError('NOT_PERMITTED', 'this viewer has no AI chat (chatAccess is off)');
+    const gate = chatGateOf(this.#session);
+    if (gate) throw new CommandError('NOT_PERMITTED', CHAT_GATE_TEXT[gate]);
   }
 
   /* ------------------------------------------------------------ commands */

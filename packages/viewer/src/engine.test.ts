@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { message, type Camera, type EmbedView, type RequestMessage, type ReplyMessage, type SessionInfo } from '@netloom/protocol';
 import { buildModel, type NetworkJson } from './model.ts';
-import { ViewerEngine, type BackendPort, type DisplayPort } from './engine.ts';
+import { ViewerEngine, chatGateOf, type BackendPort, type DisplayPort } from './engine.ts';
 import { delay } from './queue.ts';
 import { editDistance, normalizeLabel } from './refs.ts';
 
@@ -271,4 +271,35 @@ test('unknown command, expired session, chat gates, views', async () => {
   const ro = harness({ session: { capabilities: { edit: false, chat: 'off' } } });
   assert.equal(errorOf(await ro.call('views.save', { name: 'x' })).code, 'NOT_PERMITTED');
   assert.equal(errorOf(await ro.call('chat.messages')).code, 'NOT_PERMITTED');
+});
+
+test('session.info reads the session again (chat capability follows the organization); chat gates use chatAccess and ui.aiChat', async () => {
+  let chat: 'full' | 'off' = 'full';
+  let calls = 0;
+  const base = { sessionId: 's1', displayName: 'Viewer', networkIds: ['net1'], ui: {}, header: 'none' as const, expiresAt: '2030-01-01T00:00:00Z' };
+  const model = buildModel({ networkId: 'net1', name: 'Net', directed: false, json: { nodes: [{ id: 'a' }], edges: [] } });
+  const display = { refresh() {}, async focus() {}, async fit() {}, getCamera: () => ({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }), async setCamera() {} };
+  const backend = {
+    sessionInfo: async () => {
+      calls++;
+      return { ...base, chatAccess: 'full' as const, capabilities: { edit: true, chat, chatReason: chat === 'off' ? 'organization-off' as const : null } };
+    },
+    listViews: async () => [], getView: async () => { throw new Error('no'); }, saveView: async () => { throw new Error('no'); }, updateView: async () => { throw new Error('no'); },
+  };
+  const e = new ViewerEngine({ model, display, backend, emit: () => undefined });
+  const info = async (): Promise<SessionInfo> => {
+    const r = await e.handle({ type: 'request', id: `r${Math.random()}`, command: 'session.info', args: {} } as never);
+    assert.ok(r.ok, JSON.stringify(r));
+    return r.result as SessionInfo;
+  };
+  assert.equal((await info()).capabilities.chat, 'full');
+  chat = 'off';
+  const now = await info();
+  assert.deepEqual(now.capabilities, { edit: true, chat: 'off', chatReason: 'organization-off' });
+  assert.equal(calls, 2);
+  // The organization's switch does not remove the chat: the gate is the session's own (chatAccess, ui.aiChat).
+  assert.equal(chatGateOf(now), null);
+  assert.equal(chatGateOf({ ...base, chatAccess: 'off', capabilities: { edit: true, chat: 'off' } }), 'chat-access-off');
+  assert.equal(chatGateOf({ ...base, ui: { aiChat: false }, chatAccess: 'full', capabilities: { edit: true, chat: 'off' } }), 'hidden');
+  assert.equal(chatGateOf({ ...base, capabilities: { edit: true, chat: 'off' } }), 'chat-access-off', 'without chatAccess: the capability');
 });

@@ -36,6 +36,23 @@ export interface BackendPort {
   updateView(view: EmbedView): Promise<EmbedView>;
 }
 
+/**
+ * Whether this session has a chat at all (button, panel, chat commands past the viewer's own gate): not
+ * when `ui.aiChat` is false or the user's chatAccess is off. The organization's switch and allowance
+ * leave the chat in place and are reported by the service (the panel says why; commands get
+ * NOT_PERMITTED with the service's reason).
+ */
+export function chatGateOf(s: SessionInfo): 'hidden' | 'chat-access-off' | null {
+  if (s.ui?.aiChat === false) return 'hidden';
+  if ((s.chatAccess ?? s.capabilities?.chat) === 'off') return 'chat-access-off';
+  return null;
+}
+
+export const CHAT_GATE_TEXT = {
+  'hidden': 'AI chat is hidden for this session (ui.aiChat is false)',
+  'chat-access-off': 'this viewer has no AI chat (chatAccess is off)',
+} as const;
+
 export type Emit = (name: EventName, payload: Record<string, unknown>) => void;
 
 type Handler = (args: Record<string, unknown>, ctx: { signal: AbortSignal; id: string }) => Promise<unknown> | unknown;
@@ -48,7 +65,7 @@ function noExtraKeys(args: Record<string, unknown>, allowed: string[], command: 
 
 export class ViewerEngine {
   readonly model: NetworkModel;
-  readonly labels: LabelIndex;
+  #labels: LabelIndex | null = null;
   revision = 0;
   layers: Layer[] = [];
   selected: number[] = [];
@@ -69,7 +86,6 @@ export class ViewerEngine {
 
   constructor(opts: { model: NetworkModel; display: DisplayPort; backend: BackendPort; emit: Emit; session?: SessionInfo }) {
     this.model = opts.model;
-    this.labels = buildLabelIndex(opts.model);
     this.#displayPort = opts.display;
     this.#backend = opts.backend;
     this.#emit = opts.emit;
@@ -77,6 +93,15 @@ export class ViewerEngine {
     this.display = computeDisplay(this.model, this.layers);
     this.queue = new CommandQueue({ revision: () => this.revision, onBusy: (on) => this.emit('busy', { on }) });
     this.#handlers = this.#makeHandlers();
+  }
+
+  /**
+   * The label lookup tables for node references, built on first use (0.3 s at 100k nodes: not on the
+   * way to the first drawing; main.ts builds them when the viewer is idle after `ready`).
+   */
+  get labels(): LabelIndex {
+    this.#labels ??= buildLabelIndex(this.model);
+    return this.#labels;
   }
 
   emit(name: EventName, payload: Record<string, unknown>): void {
@@ -200,10 +225,8 @@ export class ViewerEngine {
   }
 
   async #chatGate(): Promise<never> {
-    const s = await this.#session_();
-    if (s.ui.aiChat === false) throw new CommandError('NOT_PERMITTED', 'AI chat is hidden for this session (ui.aiChat is false)');
-    if (s.capabilities.chat === 'off') throw new CommandError('NOT_PERMITTED', 'this viewer has no AI chat (chatAccess is off)');
-    throw new CommandError('NOT_PERMITTED', 'AI chat is not connected in this viewer');
+    const gate = chatGateOf(await this.#session_());
+    throw new CommandError('NOT_PERMITTED', gate ? CHAT_GATE_TEXT[gate] : 'AI chat is not connected in this viewer');
   }
 
   #addLayer(op: 'Filter' | 'Color' | 'Size', args: Record<string, unknown>, id: string): { layerId: string } {
@@ -216,7 +239,11 @@ export class ViewerEngine {
   #makeHandlers(): Record<CommandName, Handler> {
     const m = this.model;
     return {
-      'session.info': async () => this.#session_(),
+      // Read again each time: capabilities.chat follows the organization's switch and allowance.
+      'session.info': async () => {
+        this.#session = await this.#backend.sessionInfo();
+        return this.#session;
+      },
       'state.get': () => this.state(),
       'network.info': () => networkInfo(m),
       'views.list': async () => this.#backend.listViews(),
@@ -325,8 +352,7 @@ export class ViewerEngine {
       },
       'chat.messages': async () => {
         if (this.chat) return this.chat.messages();
-        const s = await this.#session_();
-        if (s.ui.aiChat === false || s.capabilities.chat === 'off') return this.#chatGate();
+        if (chatGateOf(await this.#session_())) return this.#chatGate();
         return [];
       },
       'chat.open': (_a, ctx) => (this.chat ? this.chat.open(ctx) : this.#chatGate()),

@@ -26,6 +26,7 @@ import type { EmbedContext } from '../../domain/embed-context.ts';
 import { audit, checkRate, limitsOf, RateLimitedError } from '../../domain/embed-context.ts';
 import { authenticateViewer, exchangeLaunchToken, pageOrigin, type LiveSession } from '../../domain/embed-sessions.ts';
 import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
+import { unavailableReason } from '../../domain/embed-chat.ts';
 import { signDataLink, verifyDataLink } from '../../domain/embed-tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { METRIC_PLANS } from '../../domain/identity.ts';
@@ -84,6 +85,9 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
     const live = await viewer(request);
     const net = await getNetwork(ctx.db, live.session.network_id);
     const edit = live.permission === 'Edit';
+    // The chat this viewer can use now: every gate of the chat routes (ui.aiChat, chatAccess, the
+    // organization's switch, the monthly allowance), with the first closed one as the reason.
+    const chatReason = await unavailableReason(ctx, live);
     return {
       sessionId: live.session.id,
       displayName: live.user.display_name,
@@ -94,7 +98,8 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
         edit,
         saveViews: edit,
         runMetrics: true,
-        chat: live.ui.aiChat ? live.user.chat_access : 'off',
+        chat: chatReason === null ? live.user.chat_access : 'off',
+        chatReason,
       },
       chatAccess: live.user.chat_access,
       network: { networkId: live.session.network_id, name: net?.name ?? '', permission: live.permission },
