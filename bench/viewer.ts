@@ -3,15 +3,20 @@
 // end to end through the real service (in process, SQLite) and a host page on another origin, exactly as
 // the browser tests (packages/viewer/test/browser-harness.ts).
 //
-//   npx node bench/viewer.ts [--sizes 10000x50000,100000x500000] [--runs 3]
+//   npx node bench/viewer.ts [--sizes 10000x50000,100000x500000] [--runs 3] [--profile]
 //
 // Time to first render, per load (fresh page, fresh session): from Embed.create (which creates the iframe)
 // to Embed.create resolving (viewer `ready`), and to the first animation frame after sigma drew the
 // network (viewer mark `netloom:first-frame`); with the viewer's own steps (marks `netloom:*`: access
-// token, session + network data fetched and parsed, model built, sigma display built, first draw).
+// token, session + network data fetched and parsed, model built, sigma display built and first draw,
+// then engine, chat and menu mounted).
 // Interaction frame time: requestAnimationFrame intervals inside the viewer while the camera moves —
 // SDK-driven animations (nodes.focus zooming onto nodes, camera.fit back out; 400 ms each) and user input
-// (mouse-wheel zooms at several pointer positions through Chromium's input pipeline); median and p95.
+// (mouse-wheel zooms at several pointer positions through Chromium's input pipeline); median and p95;
+// with how the viewer chose to draw (mark `netloom:render-profile`, render-profile.ts) and how many full
+// sigma refreshes (re-processing every node and edge; marks `netloom:full-refresh`) the moves caused.
+// --profile: CPU profiles of the viewer frame (CDP Profiler through playwright-core) for the load and
+// each interaction phase; `(program)` is native time, mostly waiting for software WebGL.
 import { sdk, startHarness, type Win } from '../packages/viewer/test/browser-harness.ts';
 import type { CDPSession, Frame, Page } from 'playwright-core';
 
@@ -113,13 +118,16 @@ console.error(`generating and uploading ${networks.map((x) => x.name).join(', ')
 const h = await startHarness({ networks, logBrowserErrors: true, ...(PROFILE ? { minify: false } : {}) });
 ids.push(...h.networkIds);
 
-interface Row { label: string; create: number[]; firstFrame: number[]; steps: Record<string, number[]>; sdkFrames: number[]; inputFrames: number[]; heapMB: number[] }
+interface Row { label: string; create: number[]; firstFrame: number[]; steps: Record<string, number[]>; sdkFrames: number[]; inputFrames: number[]; heapMB: number[]; refreshes: number[]; profile: string }
+
+/** Full sigma refreshes so far (the viewer marks each `netloom:full-refresh`). */
+const fullRefreshes = (frame: Frame) => frame.evaluate(() => performance.getEntriesByName('netloom:full-refresh').length);
 const rows: Row[] = [];
 
 try {
   for (let k = 0; k < SIZES.length; k++) {
     const [n, m] = SIZES[k];
-    const row: Row = { label: sizesLabel(n, m), create: [], firstFrame: [], steps: {}, sdkFrames: [], inputFrames: [], heapMB: [] };
+    const row: Row = { label: sizesLabel(n, m), create: [], firstFrame: [], steps: {}, sdkFrames: [], inputFrames: [], heapMB: [], refreshes: [], profile: '' };
     rows.push(row);
     for (let run = 0; run < RUNS; run++) {
       const sessionId = await h.newSession({ networkIds: [ids[k]] });
@@ -153,6 +161,10 @@ try {
       }
       row.heapMB.push(await frame.evaluate(() => ((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 2 ** 20));
       console.error(`${row.label} run ${run + 1}: Embed.create ${fmt(row.create.at(-1)!)}, first frame ${fmt(row.firstFrame.at(-1)!)} (${Object.entries(row.steps).map(([s, v]) => `${s} ${fmt(v.at(-1)!)}`).join(', ')})`);
+
+      const rp = await frame.evaluate(() => (performance.getEntriesByName('netloom:render-profile')[0] as PerformanceMark | undefined)?.detail as Record<string, boolean> | undefined);
+      row.profile = rp ? [rp.software ? 'software WebGL' : 'GPU', rp.fastPrograms ? 'points + lines' : 'instanced programs', rp.hideEdgesOnMove ? 'edges hidden while moving' : '', rp.hideLabelsOnMove ? 'labels hidden while moving' : ''].filter(Boolean).join(', ') : '?';
+      const refreshesBefore = await fullRefreshes(frame);
 
       // Interaction: SDK-driven camera animations.
       await startFrameRecorder(page, frame);
@@ -188,6 +200,8 @@ try {
       }
       await page.waitForTimeout(300);
       row.inputFrames.push(...(await stopFrameRecorder(frame, `${row.label}: mouse-wheel zooms`)));
+      row.refreshes.push((await fullRefreshes(frame)) - refreshesBefore);
+      console.error(`${row.label} run ${run + 1}: camera frames median ${fmt(median(row.sdkFrames))}, wheel frames median ${fmt(median(row.inputFrames))}, full sigma refreshes while moving ${row.refreshes.at(-1)} (${row.profile})`);
       await page.close();
       await h.api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
     }
@@ -200,15 +214,15 @@ const cpu = (await import('node:os')).cpus();
 const out: string[] = [];
 out.push(`Headless Debian Chromium ${h.browser ? '' : ''}(playwright-core, \`--headless --disable-gpu\`, software WebGL: SwiftShader through ANGLE) on ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}; viewer 800 × 600; real service in process (SQLite); host page on another origin; ${RUNS} loads per size (median).`);
 out.push('');
-out.push('| network | Embed.create resolves | first frame drawn | token | data (fetch + parse) | model | sigma display | first draw | JS heap |');
+out.push('| network | Embed.create resolves | first frame drawn | token (iframe load, handshake, launch + access token) | data (session + network fetched and parsed) | model | sigma display (graph + first draw) | engine, chat, menu | JS heap |');
 out.push('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   out.push(`| ${r.label} | ${fmt(median(r.create))} | ${fmt(median(r.firstFrame))} | ${['token', 'data', 'model', 'display', 'drawn'].map((s) => fmt(median(r.steps[s]))).join(' | ')} | ${median(r.heapMB).toFixed(0)} MB |`);
 }
 out.push('');
-out.push('| network | camera animations (SDK): median / p95 frame | frames | mouse-wheel zooms: median / p95 frame | frames |');
-out.push('|---|---|---|---|---|');
+out.push('| network | drawing | camera animations (SDK): median / p95 frame | frames | mouse-wheel zooms: median / p95 frame | frames | full sigma refreshes while moving |');
+out.push('|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  out.push(`| ${r.label} | ${fmt(median(r.sdkFrames))} / ${fmt(pct(r.sdkFrames, 95))} | ${r.sdkFrames.length} | ${fmt(median(r.inputFrames))} / ${fmt(pct(r.inputFrames, 95))} | ${r.inputFrames.length} |`);
+  out.push(`| ${r.label} | ${r.profile} | ${fmt(median(r.sdkFrames))} / ${fmt(pct(r.sdkFrames, 95))} | ${r.sdkFrames.length} | ${fmt(median(r.inputFrames))} / ${fmt(pct(r.inputFrames, 95))} | ${r.inputFrames.length} | ${r.refreshes.join(', ')} |`);
 }
 console.log(out.join('\n'));

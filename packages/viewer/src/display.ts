@@ -99,8 +99,10 @@ export class SigmaDisplay implements DisplayPort {
     // Sigma indexes and draws every node and edge when created: do it with the display of no layers, so
     // the engine's first refresh (the same display) need not do it all again (seconds at 100k/500k).
     this.#display = computeDisplay(model, []);
-    const profile = renderProfile(model.ids.length, model.edges.length, opts.softwareWebGL ?? detectSoftwareWebGL());
+    const software = opts.softwareWebGL ?? detectSoftwareWebGL();
+    const profile = renderProfile(model.ids.length, model.edges.length, software);
     this.profile = profile;
+    performance.mark('netloom:render-profile', { detail: { software, ...profile } });
     this.renderer = new Sigma(graph, stage, {
       renderEdgeLabels: false,
       // The label settings of the default label mode (menu/drawing.ts applies the others): the drawing's

@@ -1,0 +1,97 @@
+/**
+ * How the viewer draws, in Debian's Chromium (software WebGL: SwiftShader), end to end through the real
+ * service (browser-harness.ts): which programs and move-time shortcuts it chooses by network size
+ * (render-profile.ts), that the point/line programs draw the network and a color layer changes the
+ * drawing, and that camera moves, selections and other changes that draw nothing new cost no full sigma
+ * refresh (each one re-processes every node and edge: seconds at 100k nodes / 500k edges), while layers do.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import type { Frame, Page } from 'playwright-core';
+import { CHROMIUM, sdk, shot, startHarness, type Harness, type Win } from './browser-harness.ts';
+import { countDifferent, countNonBackground } from './png.ts';
+
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+
+/** n nodes in 4 teams around 4 centres, m edges mostly inside a team; directed. */
+function network(n: number, m: number) {
+  const teams = ['Sales', 'Eng', 'Ops', 'Design'];
+  const centres = [[0, 0], [100, 0], [0, 100], [100, 100]];
+  const nodes = Array.from({ length: n }, (_, i) => {
+    const [cx, cy] = centres[i % 4];
+    const a = (i * 2.399963) % (2 * Math.PI);
+    const r = 30 * Math.sqrt(((i * 7919) % n) / n);
+    return { id: `n${i}`, x: cx + r * Math.cos(a), y: cy + r * Math.sin(a), attributes: { name: `Person ${i}`, team: teams[i % 4] } };
+  });
+  const edges = Array.from({ length: m }, (_, k) => ({ id: k, source: `n${k % n}`, target: `n${(k % n + 4 * (1 + (k % 13))) % n}` }));
+  return { nodes, edges };
+}
+
+let h: Harness;
+
+before(async () => {
+  if (skip) return;
+  h = await startHarness({ networks: [{ name: 'Small', json: network(40, 60) }, { name: 'Mid-size', json: network(3_000, 22_000) }] });
+});
+
+after(async () => {
+  await h?.close();
+});
+
+async function embedded(networkIndex: number): Promise<{ page: Page; frame: Frame }> {
+  const sessionId = await h.newSession({ networkIds: [h.networkIds[networkIndex]] });
+  const page = await h.openHost();
+  await page.evaluate((id) => (window as unknown as Win).embedIt(id), sessionId);
+  const frame = page.frames().find((f) => f.url().includes('/embed/'));
+  assert.ok(frame);
+  return { page, frame };
+}
+
+const renderProfile = (frame: Frame) => frame.evaluate(() => (performance.getEntriesByName('netloom:render-profile')[0] as PerformanceMark).detail);
+const fullRefreshes = (frame: Frame) => frame.evaluate(() => performance.getEntriesByName('netloom:full-refresh').length);
+
+test('a small network keeps the antialiased programs; camera moves and selections cost no full refresh, layers do', { skip, timeout: 60_000 }, async () => {
+  const { page, frame } = await embedded(0);
+  assert.deepEqual(await renderProfile(frame), { software: true, fastPrograms: false, hideEdgesOnMove: false, hideLabelsOnMove: false });
+  assert.equal(await fullRefreshes(frame), 0, 'the load draws once, in sigma\'s constructor');
+  const before = await shot(page, 'render-small');
+  assert.ok(countNonBackground(before) > 500, 'the network is drawn');
+
+  const r0 = (await sdk(page, 'state.get')).value as { revision: number };
+  for (const [cmd, args] of [['nodes.focus', { id: 'n3' }], ['camera.fit', undefined], ['nodes.select', [{ id: 'n5' }, { id: 'n6' }]], ['nodes.clearSelection', undefined], ['nodes.focus', { label: 'Person 7' }]] as const) {
+    const out = await sdk(page, cmd, args);
+    assert.ok(out.ok, `${cmd}: ${JSON.stringify(out)}`);
+  }
+  // The user's own zoom (sigma's camera; the viewer's camera handler records it as a visible change).
+  const box = (await page.locator('#viewer iframe').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -240);
+  await page.waitForFunction(() => (window as unknown as Win).events.some((e) => e.reason === 'viewer.camera'), undefined, { timeout: 5_000 });
+  assert.equal(await fullRefreshes(frame), 0, 'camera moves and selection changes re-process no node or edge');
+  const r1 = (await sdk(page, 'state.get')).value as { revision: number; selectedNodeIds: string[] };
+  assert.ok(r1.revision > r0.revision, 'they still bump the revision');
+  assert.deepEqual(r1.selectedNodeIds, ['n7']);
+  // The selection is drawn (details panel, highlighted node) without a full refresh.
+  assert.equal(await frame.locator('.nl-details h2').textContent(), 'Person 7');
+
+  assert.ok((await sdk(page, 'layers.color', { attribute: 'team' })).ok);
+  assert.equal(await fullRefreshes(frame), 1, 'a layer re-processes the drawing once');
+  await page.close();
+});
+
+test('software WebGL, 25k nodes + edges: points and lines, edges hidden while moving; the drawing and a color layer show', { skip, timeout: 90_000 }, async () => {
+  const { page, frame } = await embedded(1);
+  assert.deepEqual(await renderProfile(frame), { software: true, fastPrograms: true, hideEdgesOnMove: true, hideLabelsOnMove: false });
+  const plain = await shot(page, 'render-mid');
+  assert.ok(countNonBackground(plain) > 5_000, 'nodes and edges are drawn with the point and line programs');
+  assert.ok((await sdk(page, 'camera.fit')).ok);
+  assert.ok((await sdk(page, 'nodes.focus', { id: 'n10' }, { zoom: 0.3 })).ok);
+  assert.equal(await fullRefreshes(frame), 0);
+  assert.ok((await sdk(page, 'camera.fit')).ok);
+  const fitted = await shot(page, 'render-mid');
+  assert.ok((await sdk(page, 'layers.color', { attribute: 'team' })).ok);
+  const colored = await shot(page, 'render-mid');
+  assert.ok(countDifferent(fitted, colored) > 2_000, 'the color layer changes the drawing');
+  await page.close();
+});
