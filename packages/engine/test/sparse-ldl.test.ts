@@ -123,9 +123,12 @@ for (const { n, m, seed } of cases) {
   }
 }
 
-test('maxDense: a dense block larger than allowed returns null; a non-SPD matrix throws', () => {
+test('memory bounds: a dense block over maxDense or a sparse part over maxEntries returns null; a non-SPD matrix throws', () => {
   const { A } = randomSpd(60, 400, 9, true);
   assert.equal(ldlFactor(A, undefined, { denseFraction: 0, maxDense: 10 }), null);
+  assert.ok(ldlFactor(A, undefined, { denseFraction: 0, maxDense: 59 }));
+  assert.equal(ldlFactor(A, undefined, { denseFraction: 2, maxEntries: 100 }), null);
+  assert.ok(ldlFactor(A, undefined, { denseFraction: 2, maxEntries: 10_000 }));
   const notSpd: SymMatrix = { ...A, diag: A.diag.map((x, i) => (i === 5 ? -1 : x)) };
   assert.throws(() => ldlFactor(notSpd), /not positive definite/);
   assert.throws(() => ldlFactor(notSpd, undefined, { denseFraction: 0 }), /not positive definite/);

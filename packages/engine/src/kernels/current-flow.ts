@@ -6,12 +6,15 @@
  * at a node g (row/column g removed, C_g· = 0): Σ_w R(x,w) = N·C_xx + tr(C) − 2·(C·1)_x, exactly the
  * quantity NetworkX `current_flow_closeness_centrality` accumulates (grounding-invariant).
  *
+ * The ground is the node of largest weighted degree (first such; a hub, whose removal saves fill).
+ *
  * Solver ('direct', default): sparse LDLᵀ of the grounded Laplacian (minimum-degree order, dense
  * trailing block once the remaining graph is dense; sparse-ldl.ts), then diag(C) by selected inversion
  * (Takahashi recurrences on the factor's pattern) and C·1 by one solve — exact to rounding, costing
- * about one factorization instead of NetworkX's N sparse-LU solves. If the dense block would exceed
- * MAX_DENSE nodes (memory), or with solver 'cg': Jacobi-preconditioned conjugate gradient per column
- * (relative residual 1e-13), O(N) memory, checkpoint between columns.
+ * about one factorization instead of NetworkX's N sparse-LU solves. If the factor would not fit its
+ * memory bounds (dense block over MAX_DENSE nodes, sparse part over 2²⁴ entries), or with solver 'cg':
+ * Jacobi-preconditioned conjugate gradient per column (relative residual 1e-13), O(N) memory,
+ * checkpoint between columns.
  *
  * Contract: `nodes` are the component's node indices (connected through arcs of positive weight,
  * each listed once); `out[nodes[i]]` is written for each i. Arcs to nodes outside `nodes`, self-loops
@@ -24,7 +27,7 @@ import { inverseDiagonal, ldlFactor, ldlSolve, type SymMatrix } from './sparse-l
 /** Largest dense trailing block (nodes) of the direct solver: 2 r² doubles, 256 MB at 4096. */
 export const MAX_DENSE = 4096;
 
-/** 'direct': sparse LDLᵀ + selected inversion (CG only if its dense block exceeds MAX_DENSE); 'cg': CG only. */
+/** 'direct': sparse LDLᵀ + selected inversion (CG only if the factor exceeds its memory bounds); 'cg': CG only. */
 export type CfSolver = 'direct' | 'cg';
 
 /** Local CSR of the grounded Laplacian's off-diagonal part plus its diagonal, over local indices. */

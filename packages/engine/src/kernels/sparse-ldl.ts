@@ -55,18 +55,25 @@ export interface LdlOptions {
   denseFraction?: number;
   /** Refuse (return null) when the dense block would exceed this many nodes (memory: 16·r² bytes). */
   maxDense?: number;
+  /**
+   * Refuse (return null) as soon as the sparse factor plus the elimination graph hold more than this many
+   * entries (about 20 bytes each with the selected inverse; default 2²⁴ ≈ 16.8M, ~340 MB).
+   */
+  maxEntries?: number;
 }
 
 const CHECK_EVERY = 256;
 
 /**
- * Factors A (SPD). Returns null when the dense trailing block would exceed `maxDense` nodes.
+ * Factors A (SPD). Returns null when the dense trailing block would exceed `maxDense` nodes or the
+ * sparse part `maxEntries` entries (memory bounds; the caller then needs another method).
  * Throws if a non-positive pivot appears (A not positive definite).
  */
 export function ldlFactor(A: SymMatrix, checkpoint?: Checkpoint, opts: LdlOptions = {}): LdlFactor | null {
   const n = A.n;
   const denseFraction = opts.denseFraction ?? 0.3;
   const maxDense = opts.maxDense ?? Infinity;
+  const maxEntries = opts.maxEntries ?? 1 << 24;
   // elimination graph: per node a growable neighbour list with values
   const nbr: Int32Array[] = new Array(n);
   const nval: Float64Array[] = new Array(n);
@@ -121,6 +128,7 @@ export function ldlFactor(A: SymMatrix, checkpoint?: Checkpoint, opts: LdlOption
   while (pos < n) {
     const remaining = n - pos;
     if (remaining > 1 && edges2 >= denseFraction * remaining * (remaining - 1)) break;
+    if (nnz + edges2 > maxEntries) return null;
     while (head[minDeg] < 0) minDeg++;
     const v = head[minDeg];
     remove(v);
