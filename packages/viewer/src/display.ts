@@ -70,6 +70,7 @@ export class SigmaDisplay implements DisplayPort {
   #model: NetworkModel;
   #display: Display | null = null;
   #selected = new Set<number>();
+  #sigmaRefresh: Sigma['refresh'];
   /** Programs and move-time shortcuts chosen for this network and WebGL (render-profile.ts). */
   readonly profile: RenderProfile;
 
@@ -126,6 +127,17 @@ export class SigmaDisplay implements DisplayPort {
       },
       edgeReducer: (edge, data) => (this.decorateEdge ? this.decorateEdge(edge, data) as typeof data : data),
     });
+    // Sigma calls refresh() without arguments, after creation, only from its mouse captor when a drag pan
+    // ends with hideEdgesOnMove on — a full re-process (seconds at 100k/500k) just to draw the edges
+    // again. A render does that ("it could be possible to render instead", says sigma's comment there).
+    // Our own full refreshes go through fullRefresh().
+    const sigmaRefresh = this.renderer.refresh.bind(this.renderer);
+    this.#sigmaRefresh = sigmaRefresh;
+    this.renderer.refresh = (opts) => {
+      if (opts) return sigmaRefresh(opts);
+      performance.mark('netloom:drag-end-render');
+      return this.renderer.scheduleRender();
+    };
   }
 
   refresh(display: Display, selected: readonly number[]): void {
@@ -153,7 +165,7 @@ export class SigmaDisplay implements DisplayPort {
   /** Sigma re-processes every node and edge and draws; performance mark `netloom:full-refresh` (tests, benchmark). */
   fullRefresh(): void {
     performance.mark('netloom:full-refresh');
-    this.renderer.refresh();
+    this.#sigmaRefresh();
   }
 
   #renderDetails(i: number | null): void {

@@ -3,7 +3,8 @@
  * service (browser-harness.ts): which programs and move-time shortcuts it chooses by network size
  * (render-profile.ts), that the point/line programs draw the network and a color layer changes the
  * drawing, and that camera moves, selections and other changes that draw nothing new cost no full sigma
- * refresh (each one re-processes every node and edge: seconds at 100k nodes / 500k edges), while layers do.
+ * refresh (each one re-processes every node and edge: seconds at 100k nodes / 500k edges) — nor does the
+ * end of a drag pan, where sigma itself would — while layers do.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,6 +89,23 @@ test('software WebGL, 25k nodes + edges: points and lines, edges hidden while mo
   assert.ok((await sdk(page, 'camera.fit')).ok);
   assert.ok((await sdk(page, 'nodes.focus', { id: 'n10' }, { zoom: 0.3 })).ok);
   assert.equal(await fullRefreshes(frame), 0);
+  // A drag pan (mouse events on sigma's mouse layer): sigma re-draws the edges when it ends — a render,
+  // not its full refresh (display.ts).
+  const camBefore = await frame.evaluate(() => performance.getEntriesByName('netloom:drag-end-render').length);
+  await frame.evaluate(async () => {
+    const c = document.querySelector('.sigma-mouse') as HTMLElement;
+    const r = c.getBoundingClientRect();
+    const at = (type: string, x: number) => c.dispatchEvent(new MouseEvent(type, { clientX: r.left + x, clientY: r.top + 300, bubbles: true, button: 0, buttons: 1 }));
+    at('mousedown', 300);
+    for (let i = 1; i <= 8; i++) {
+      at('mousemove', 300 + 15 * i);
+      await new Promise((res) => requestAnimationFrame(res));
+    }
+    at('mouseup', 420);
+  });
+  await frame.waitForFunction((n) => performance.getEntriesByName('netloom:drag-end-render').length > n, camBefore, { timeout: 5_000 });
+  await page.waitForFunction(() => (window as unknown as Win).events.some((e) => e.reason === 'viewer.camera'), undefined, { timeout: 5_000 });
+  assert.equal(await fullRefreshes(frame), 0, 'the end of a drag re-processes nothing');
   assert.ok((await sdk(page, 'camera.fit')).ok);
   const fitted = await shot(page, 'render-mid');
   assert.ok((await sdk(page, 'layers.color', { attribute: 'team' })).ok);
