@@ -62,7 +62,8 @@ export interface LdlOptions {
   maxEntries?: number;
 }
 
-const CHECK_EVERY = 256;
+/** Call the checkpoint after about this much work (entries touched) in the sparse phases. */
+const CHECK_WORK = 1 << 22;
 
 /**
  * Factors A (SPD). Returns null when the dense trailing block would exceed `maxDense` nodes or the
@@ -125,6 +126,7 @@ export function ldlFactor(A: SymMatrix, checkpoint?: Checkpoint, opts: LdlOption
 
   let pos = 0;
   let minDeg = 0;
+  let work = CHECK_WORK + 1; // check once at the start
   while (pos < n) {
     const remaining = n - pos;
     if (remaining > 1 && edges2 >= denseFraction * remaining * (remaining - 1)) break;
@@ -132,7 +134,10 @@ export function ldlFactor(A: SymMatrix, checkpoint?: Checkpoint, opts: LdlOption
     while (head[minDeg] < 0) minDeg++;
     const v = head[minDeg];
     remove(v);
-    if ((pos & (CHECK_EVERY - 1)) === 0 && checkpoint) checkpoint();
+    if (work > CHECK_WORK) {
+      work = 0;
+      if (checkpoint) checkpoint();
+    }
     const dv = diag[v];
     if (!(dv > 0)) throw new Error('ldlFactor: matrix is not positive definite');
     const inv = 1 / dv;
@@ -170,6 +175,7 @@ export function ldlFactor(A: SymMatrix, checkpoint?: Checkpoint, opts: LdlOption
       const Nu = nbr[u];
       const Vu = nval[u];
       let cu = cnt[u];
+      work += cu + c;
       let q = 0;
       while (q < cu) {
         const x = Nu[q];
@@ -493,8 +499,12 @@ export function inverseDiagonal(F: LdlFactor, checkpoint?: Checkpoint): Float64A
   const zval = new Float64Array(rows.length);
   const mark = new Int32Array(n).fill(-1);
   let denseT = new Int32Array(16);
+  let work = CHECK_WORK + 1;
   for (let j = ns - 1; j >= 0; j--) {
-    if ((j & (CHECK_EVERY - 1)) === 0 && checkpoint) checkpoint();
+    if (work > CHECK_WORK) {
+      work = 0;
+      if (checkpoint) checkpoint();
+    }
     const q0 = colOff[j];
     const c = colOff[j + 1] - q0;
     if (denseT.length < c) denseT = new Int32Array(2 * c);
@@ -510,6 +520,7 @@ export function inverseDiagonal(F: LdlFactor, checkpoint?: Checkpoint): Float64A
       if (k >= ns) continue;
       const lk = lval[q0 + t];
       zval[q0 + t] -= zdiag[k] * lk;
+      work += colOff[k + 1] - colOff[k];
       for (let q = colOff[k], e = colOff[k + 1]; q < e; q++) {
         const s = mark[rows[q]];
         if (s >= 0) {
@@ -519,6 +530,7 @@ export function inverseDiagonal(F: LdlFactor, checkpoint?: Checkpoint): Float64A
         }
       }
     }
+    work += c + nd * nd;
     for (let x = 0; x < nd; x++) {
       const ta = denseT[x];
       const ra = (rows[q0 + ta] - ns) * r;
