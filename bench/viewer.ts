@@ -12,7 +12,8 @@
 // then engine, chat and menu mounted).
 // Interaction frame time: requestAnimationFrame intervals inside the viewer while the camera moves —
 // SDK-driven animations (nodes.focus zooming onto nodes, camera.fit back out; 400 ms each) and user input
-// (mouse-wheel zooms at several pointer positions through Chromium's input pipeline); median and p95;
+// (mouse-wheel zooms at several pointer positions through Chromium's input pipeline; drag pans as mouse
+// events on sigma's mouse layer); median and p95;
 // with how the viewer chose to draw (mark `netloom:render-profile`, render-profile.ts) and how many full
 // sigma refreshes (re-processing every node and edge; marks `netloom:full-refresh`) the moves caused.
 // --profile: CPU profiles of the viewer frame (CDP Profiler through playwright-core) for the load and
@@ -69,11 +70,14 @@ async function startFrameRecorder(page: Page, frame: Frame): Promise<void> {
     await phaseCdp.send('Profiler.start');
   }
   await frame.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __rec: boolean };
+    // One recording loop at a time: a loop of an earlier phase stops at its next frame (its generation is
+    // no longer current), so it cannot add a second timestamp per frame.
+    const w = window as unknown as { __frames: number[]; __gen?: number };
+    const gen = (w.__gen ?? 0) + 1;
+    w.__gen = gen;
     w.__frames = [];
-    w.__rec = true;
     const loop = (ts: number) => {
-      if (!w.__rec) return;
+      if (w.__gen !== gen) return;
       w.__frames.push(ts);
       requestAnimationFrame(loop);
     };
@@ -83,8 +87,8 @@ async function startFrameRecorder(page: Page, frame: Frame): Promise<void> {
 
 async function stopFrameRecorder(frame: Frame, what: string): Promise<number[]> {
   const intervals = await frame.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __rec: boolean };
-    w.__rec = false;
+    const w = window as unknown as { __frames: number[]; __gen: number };
+    w.__gen++;
     const f = w.__frames;
     return f.slice(1).map((t, i) => t - f[i]);
   });
@@ -118,7 +122,7 @@ console.error(`generating and uploading ${networks.map((x) => x.name).join(', ')
 const h = await startHarness({ networks, logBrowserErrors: true, ...(PROFILE ? { minify: false } : {}) });
 ids.push(...h.networkIds);
 
-interface Row { label: string; create: number[]; firstFrame: number[]; steps: Record<string, number[]>; sdkFrames: number[]; inputFrames: number[]; heapMB: number[]; refreshes: number[]; profile: string }
+interface Row { label: string; create: number[]; firstFrame: number[]; steps: Record<string, number[]>; sdkFrames: number[]; inputFrames: number[]; dragFrames: number[]; heapMB: number[]; refreshes: number[]; profile: string }
 
 /** Full sigma refreshes so far (the viewer marks each `netloom:full-refresh`). */
 const fullRefreshes = (frame: Frame) => frame.evaluate(() => performance.getEntriesByName('netloom:full-refresh').length);
@@ -127,7 +131,7 @@ const rows: Row[] = [];
 try {
   for (let k = 0; k < SIZES.length; k++) {
     const [n, m] = SIZES[k];
-    const row: Row = { label: sizesLabel(n, m), create: [], firstFrame: [], steps: {}, sdkFrames: [], inputFrames: [], heapMB: [], refreshes: [], profile: '' };
+    const row: Row = { label: sizesLabel(n, m), create: [], firstFrame: [], steps: {}, sdkFrames: [], inputFrames: [], dragFrames: [], heapMB: [], refreshes: [], profile: '' };
     rows.push(row);
     for (let run = 0; run < RUNS; run++) {
       const sessionId = await h.newSession({ networkIds: [ids[k]] });
@@ -176,7 +180,7 @@ try {
       }
       row.sdkFrames.push(...(await stopFrameRecorder(frame, `${row.label}: SDK camera animations`)));
 
-      // Interaction: user input (wheel zooms in and out, drag pans) on the canvas.
+      // Interaction: user input (wheel zooms in and out) on the canvas.
       const box = (await page.locator('#viewer iframe').boundingBox())!;
       const cx = box.x + box.width / 2;
       const cy = box.y + box.height / 2;
@@ -186,9 +190,8 @@ try {
         await page.mouse.wheel(0, -240);
         await page.waitForTimeout(60);
       }
-      // Wheel pans (shift+wheel is not a sigma gesture: plain wheel zooms around the pointer, so the pointer
-      // moves between zooms). Drag pans are left out: Chromium closed the whole browser during a
-      // Playwright drag over the iframe in this setup.
+      // Zooms at moving pointer positions (shift+wheel is not a sigma gesture: plain wheel zooms around the
+      // pointer). Drag pans follow, as dispatched mouse events.
       for (let i = 0; i < 6; i++) {
         await page.mouse.move(cx + Math.sin(i) * 200, cy + Math.cos(i) * 120);
         await page.mouse.wheel(0, i % 2 ? 240 : -240);
@@ -200,8 +203,31 @@ try {
       }
       await page.waitForTimeout(300);
       row.inputFrames.push(...(await stopFrameRecorder(frame, `${row.label}: mouse-wheel zooms`)));
+      // Interaction: drag pans, as mouse events dispatched on sigma's mouse layer inside the viewer (a
+      // Playwright drag through Chromium's input pipeline closed the whole browser in this setup): four
+      // drags of eight moves, one per animation frame, each followed by 400 ms (inertia, edges drawn again).
+      await startFrameRecorder(page, frame);
+      await frame.evaluate(async () => {
+        const c = document.querySelector('.sigma-mouse') as HTMLElement;
+        const r = c.getBoundingClientRect();
+        const fire = (type: string, x: number, y: number) => c.dispatchEvent(new MouseEvent(type, { clientX: r.left + x, clientY: r.top + y, bubbles: true, button: 0, buttons: 1 }));
+        const nextFrame = () => new Promise((res) => requestAnimationFrame(res));
+        for (const [dx, dy] of [[12, 0], [-12, 0], [0, 8], [0, -8]]) {
+          let x = r.width / 2, y = r.height / 2;
+          fire('mousedown', x, y);
+          for (let i = 0; i < 8; i++) {
+            x += dx;
+            y += dy;
+            fire('mousemove', x, y);
+            await nextFrame();
+          }
+          fire('mouseup', x, y);
+          await new Promise((res) => setTimeout(res, 400));
+        }
+      });
+      row.dragFrames.push(...(await stopFrameRecorder(frame, `${row.label}: drag pans`)));
       row.refreshes.push((await fullRefreshes(frame)) - refreshesBefore);
-      console.error(`${row.label} run ${run + 1}: camera frames median ${fmt(median(row.sdkFrames))}, wheel frames median ${fmt(median(row.inputFrames))}, full sigma refreshes while moving ${row.refreshes.at(-1)} (${row.profile})`);
+      console.error(`${row.label} run ${run + 1}: camera frames median ${fmt(median(row.sdkFrames))}, wheel frames median ${fmt(median(row.inputFrames))}, drag frames median ${fmt(median(row.dragFrames))}, full sigma refreshes while moving ${row.refreshes.at(-1)} (${row.profile})`);
       await page.close();
       await h.api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
     }
@@ -220,9 +246,10 @@ for (const r of rows) {
   out.push(`| ${r.label} | ${fmt(median(r.create))} | ${fmt(median(r.firstFrame))} | ${['token', 'data', 'model', 'display', 'drawn'].map((s) => fmt(median(r.steps[s]))).join(' | ')} | ${median(r.heapMB).toFixed(0)} MB |`);
 }
 out.push('');
-out.push('| network | drawing | camera animations (SDK): median / p95 frame | frames | mouse-wheel zooms: median / p95 frame | frames | full sigma refreshes while moving |');
-out.push('|---|---|---|---|---|---|---|');
+out.push('| network | drawing | camera animations (SDK): median / p95 frame | frames | mouse-wheel zooms: median / p95 frame | frames | drag pans: median / p95 frame | frames | full sigma refreshes while moving (per load) |');
+out.push('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  out.push(`| ${r.label} | ${r.profile} | ${fmt(median(r.sdkFrames))} / ${fmt(pct(r.sdkFrames, 95))} | ${r.sdkFrames.length} | ${fmt(median(r.inputFrames))} / ${fmt(pct(r.inputFrames, 95))} | ${r.inputFrames.length} | ${r.refreshes.join(', ')} |`);
+  const cell = (f: number[]) => `${fmt(median(f))} / ${fmt(pct(f, 95))} | ${f.length}`;
+  out.push(`| ${r.label} | ${r.profile} | ${cell(r.sdkFrames)} | ${cell(r.inputFrames)} | ${cell(r.dragFrames)} | ${r.refreshes.join(', ')} |`);
 }
 console.log(out.join('\n'));
