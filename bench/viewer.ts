@@ -122,7 +122,7 @@ console.error(`generating and uploading ${networks.map((x) => x.name).join(', ')
 const h = await startHarness({ networks, logBrowserErrors: true, ...(PROFILE ? { minify: false } : {}) });
 ids.push(...h.networkIds);
 
-interface Row { label: string; create: number[]; firstFrame: number[]; steps: Record<string, number[]>; sdkFrames: number[]; inputFrames: number[]; dragFrames: number[]; heapMB: number[]; refreshes: number[]; profile: string }
+interface Row { label: string; create: number[]; firstFrame: number[]; steps: Record<string, number[]>; sdkFrames: number[]; inputFrames: number[]; dragFrames: number[]; colorMs: number[]; heapMB: number[]; refreshes: number[]; profile: string }
 
 /** Full sigma refreshes so far (the viewer marks each `netloom:full-refresh`). */
 const fullRefreshes = (frame: Frame) => frame.evaluate(() => performance.getEntriesByName('netloom:full-refresh').length);
@@ -131,7 +131,7 @@ const rows: Row[] = [];
 try {
   for (let k = 0; k < SIZES.length; k++) {
     const [n, m] = SIZES[k];
-    const row: Row = { label: sizesLabel(n, m), create: [], firstFrame: [], steps: {}, sdkFrames: [], inputFrames: [], dragFrames: [], heapMB: [], refreshes: [], profile: '' };
+    const row: Row = { label: sizesLabel(n, m), create: [], firstFrame: [], steps: {}, sdkFrames: [], inputFrames: [], dragFrames: [], colorMs: [], heapMB: [], refreshes: [], profile: '' };
     rows.push(row);
     for (let run = 0; run < RUNS; run++) {
       const sessionId = await h.newSession({ networkIds: [ids[k]] });
@@ -227,6 +227,11 @@ try {
       });
       row.dragFrames.push(...(await stopFrameRecorder(frame, `${row.label}: drag pans`)));
       row.refreshes.push((await fullRefreshes(frame)) - refreshesBefore);
+      // A change that is drawn: a color layer (SDK round trip; the viewer re-processes the whole drawing once).
+      const c0 = performance.now();
+      const colored = await sdk(page, 'layers.color', { attribute: 'team' }, { timeoutMs: 120_000 });
+      if (!colored.ok) throw new Error(JSON.stringify(colored));
+      row.colorMs.push(performance.now() - c0);
       console.error(`${row.label} run ${run + 1}: camera frames median ${fmt(median(row.sdkFrames))}, wheel frames median ${fmt(median(row.inputFrames))}, drag frames median ${fmt(median(row.dragFrames))}, full sigma refreshes while moving ${row.refreshes.at(-1)} (${row.profile})`);
       await page.close();
       await h.api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
@@ -246,10 +251,10 @@ for (const r of rows) {
   out.push(`| ${r.label} | ${fmt(median(r.create))} | ${fmt(median(r.firstFrame))} | ${['token', 'data', 'model', 'display', 'drawn'].map((s) => fmt(median(r.steps[s]))).join(' | ')} | ${median(r.heapMB).toFixed(0)} MB |`);
 }
 out.push('');
-out.push('| network | drawing | camera animations (SDK): median / p95 frame | frames | mouse-wheel zooms: median / p95 frame | frames | drag pans: median / p95 frame | frames | full sigma refreshes while moving (per load) |');
-out.push('|---|---|---|---|---|---|---|---|---|');
+out.push('| network | drawing | camera animations (SDK): median / p95 frame | frames | mouse-wheel zooms: median / p95 frame | frames | drag pans: median / p95 frame | frames | full sigma refreshes while moving (per load) | `layers.color` round trip (one full refresh) |');
+out.push('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   const cell = (f: number[]) => `${fmt(median(f))} / ${fmt(pct(f, 95))} | ${f.length}`;
-  out.push(`| ${r.label} | ${r.profile} | ${cell(r.sdkFrames)} | ${cell(r.inputFrames)} | ${cell(r.dragFrames)} | ${r.refreshes.join(', ')} |`);
+  out.push(`| ${r.label} | ${r.profile} | ${cell(r.sdkFrames)} | ${cell(r.inputFrames)} | ${cell(r.dragFrames)} | ${r.refreshes.join(', ')} | ${fmt(median(r.colorMs))} |`);
 }
 console.log(out.join('\n'));
