@@ -1,7 +1,7 @@
 /**
  * Graph construction: id interning by string form (graph/ids.ts), the validator's id checks on the fast
  * path, arcsToCsr against a naive reference (sorted rows, merged duplicates with weights summed in arc
- * order) and buildGraph's ids.
+ * order), buildGraph's ids, and the seed hash of randomised metrics.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,8 @@ import { arcsToCsr } from '../src/graph/csr.ts';
 import { buildGraph, indexNodes } from '../src/graph/build.ts';
 import { validateNetworkJSON, type NetworkJSON } from '../src/graph/network-json.ts';
 import { createRng } from '../src/kernels/random.ts';
+import { deriveSeed } from '../src/metrics/run.ts';
+import { createHash } from 'node:crypto';
 
 test('intKey: exactly the ids whose string form is a canonical whole number below 2^31', () => {
   for (const [id, k] of [
@@ -169,4 +171,21 @@ test('buildGraph: ids by string form on first use; string and number endpoints m
   assert.equal(index.get(10), 0);
   assert.equal(index.get('c'), undefined);
   assert.throws(() => buildGraph({ nodes: [{ id: 1 }], edges: [{ id: 0, source: 1, target: 2 }] }, { directed: true, weight: null }), /edge endpoint is not a node/);
+});
+
+test('deriveSeed: chunked hashing gives the seed of one update per node and edge (surrogates included)', () => {
+  const reference = (metricId: string, network: NetworkJSON, params: Record<string, unknown>) => {
+    const h = createHash('sha256');
+    h.update(metricId);
+    h.update(JSON.stringify(params));
+    for (const node of network.nodes) h.update(String(node.id) + '\u0000');
+    for (const e of network.edges ?? []) h.update(String(e.source) + '\u0001' + String(e.target) + '\u0002');
+    return h.digest().readUInt32LE(0);
+  };
+  const rng = createRng(2);
+  const nodes = Array.from({ length: 30000 }, (_, i) => ({ id: i % 5 === 0 ? `\udc00n${i}\ud800` : i % 5 === 1 ? `é${i}` : i }));
+  const edges = Array.from({ length: 40000 }, (_, e) => ({ id: e, source: nodes[rng.int(nodes.length)].id, target: nodes[rng.int(nodes.length)].id }));
+  const net: NetworkJSON = { nodes, edges };
+  assert.equal(deriveSeed('communities', net, { resolution: 1 }), reference('communities', net, { resolution: 1 }));
+  assert.equal(deriveSeed('x', { nodes: [] }, {}), reference('x', { nodes: [] }, {}));
 });

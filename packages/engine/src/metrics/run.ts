@@ -66,8 +66,24 @@ export function deriveSeed(metricId: string, network: NetworkJSON, params: Recor
   const h = createHash('sha256');
   h.update(metricId);
   h.update(JSON.stringify(params));
-  for (const node of network.nodes) h.update(String(node.id) + '\u0000');
-  for (const e of network.edges ?? []) h.update(String(e.source) + '\u0001' + String(e.target) + '\u0002');
+  // fed in ~64k-character chunks: the same bytes as one update per node/edge (pieces end with a
+  // separator, so joining them never pairs surrogates), at a fraction of the calls
+  let chunk = '';
+  for (const node of network.nodes) {
+    chunk += String(node.id) + '\u0000';
+    if (chunk.length >= 65536) {
+      h.update(chunk);
+      chunk = '';
+    }
+  }
+  for (const e of network.edges ?? []) {
+    chunk += String(e.source) + '\u0001' + String(e.target) + '\u0002';
+    if (chunk.length >= 65536) {
+      h.update(chunk);
+      chunk = '';
+    }
+  }
+  h.update(chunk);
   return h.digest().readUInt32LE(0);
 }
 
