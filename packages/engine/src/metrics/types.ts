@@ -74,7 +74,7 @@ export interface NodeMetric<P = Record<string, unknown>> extends MetricBase<P> {
  * floating-point error, for every `count` ≥ 1.
  */
 export interface SourceParallel<P = Record<string, unknown>> {
-  /** Smallest node count worth splitting (each shard pays parse + graph build); default 2,000. */
+  /** Smallest node count worth splitting (each shard pays parse + graph build); default 1,000. */
   minNodes?: number;
   partial: (ctx: MetricContext<P>, shard: { index: number; count: number }) => Float64Array[];
   finish: (ctx: MetricContext<P>, summed: Float64Array[]) => NodeMetricResult;

@@ -198,7 +198,7 @@ export class MetricPool {
       return 1;
     }
     if (!metric?.parallel) return 1;
-    const min = metric.parallel.minNodes ?? 2000;
+    const min = metric.parallel.minNodes ?? 1000;
     if (job.nodeCount !== undefined && job.nodeCount < min) return 1;
     const idle = this.workers - this.runningTasks;
     return Math.max(1, Math.min(this.workers, idle));
