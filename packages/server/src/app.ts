@@ -95,8 +95,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     if (!deps.database) await database.close();
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Per-request hooks are callback style: an async hook costs a promise and a microtask per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // During a graceful shutdown, answers to in-flight requests close their keep-alive connection so the
   // server can stop as soon as the last one is written.
@@ -104,8 +106,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   registerProblemHandler(app);

@@ -15,11 +15,22 @@
  * Both kinds are looked up by their unique prefix/public key and the hash is compared with
  * crypto.timingSafeEqual (constant time).
  *
- * No cache: authentication is one indexed query (credential + user + membership + organization), so a
- * revocation is effective on the very next request. `lastUsedAt` is written at most once a minute per
- * credential (conditional UPDATE, deduplicated in-process).
+ * Authentication looks the credential up by its prefix in one indexed query (credential + user +
+ * membership + organization). Principals are then cached per database handle and per prefix, valid for
+ * one value of the authentication epoch (store/migrations/0004-auth-epoch.ts): a counter that triggers
+ * increase in the same transaction as every change able to alter a principal (revocation, scopes,
+ * user status or plan, membership, organization), whichever process or server instance makes it. Each
+ * authentication reads the epoch first (one primary-key read: on SQLite a synchronous statement, no
+ * Kysely) and drops the whole cache when it moved, so a revocation — also by `netloom tokens revoke` in
+ * another process, or by another server on the same PostgreSQL — is effective on the very next request.
+ * A cache hit still verifies the presented secret: SHA-256 compared in constant time with the stored
+ * hash, exactly like the database path; unknown or invalid credentials are never cached.
+ *
+ * `lastUsedAt` is written at most once a minute per credential and process (conditional UPDATE,
+ * deduplicated in-process, also on cache hits); so it is exact to the minute. That column is the one
+ * credential change that does not move the epoch.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { dialectOf, inTransaction, isUniqueViolation, nowIso } from '../store/db.ts';
@@ -29,6 +40,8 @@ import {
   getCredentialById,
   insertCredential,
   listCredentials as storeListCredentials,
+  readAuthEpoch,
+  readAuthEpochSync,
   revokeCredentialRow,
   touchCredential,
   type CredentialRecord,
@@ -135,12 +148,6 @@ export function parseToken(token: string): { random: string; prefix: string } | 
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
-}
-
-function hashesEqual(aHex: string, bHex: string): boolean {
-  const a = Buffer.from(aHex, 'hex');
-  const b = Buffer.from(bHex, 'hex');
-  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
 }
 
 /* ------------------------------------------------------- create/list/revoke */
@@ -325,51 +332,146 @@ export interface Principal {
 const TOUCH_INTERVAL_MS = 60_000;
 const lastTouched = new Map<string, number>();
 
-async function maybeTouch(db: Kysely<Database>, c: CredentialRecord): Promise<void> {
+/** True when `lastUsedAt` of the credential is due to be written (and marks it written). */
+function touchDue(id: string, storedLastUsedAt: string | null): boolean {
   const now = Date.now();
-  const stored = c.last_used_at ? Date.parse(c.last_used_at) : 0;
-  const seen = Math.max(stored, lastTouched.get(c.id) ?? 0);
-  if (now - seen < TOUCH_INTERVAL_MS) return;
-  lastTouched.set(c.id, now);
+  let seen = lastTouched.get(id);
+  if (seen === undefined) {
+    seen = storedLastUsedAt ? Date.parse(storedLastUsedAt) : 0;
+    lastTouched.set(id, seen);
+  }
+  if (now - seen < TOUCH_INTERVAL_MS) return false;
   if (lastTouched.size > 100_000) lastTouched.clear();
+  lastTouched.set(id, now);
+  return true;
+}
+
+async function touch(db: Kysely<Database>, id: string): Promise<void> {
+  const now = lastTouched.get(id) ?? Date.now();
   try {
-    await touchCredential(db, c.id, new Date(now).toISOString(), new Date(now - TOUCH_INTERVAL_MS).toISOString());
+    await touchCredential(db, id, new Date(now).toISOString(), new Date(now - TOUCH_INTERVAL_MS).toISOString());
   } catch {
     // Bookkeeping only: never fail a request because lastUsedAt could not be written (e.g. busy database).
   }
 }
 
-async function principalFor(db: Kysely<Database>, prefix: string, kind: CredentialKind, secret: string): Promise<Principal | null> {
+async function principalFor(db: Kysely<Database>, prefix: string, kind: CredentialKind, secretHash: Buffer): Promise<{ principal: Principal; secretHash: Buffer; lastUsedAt: string | null } | null> {
   const found = await findCredentialByPrefix(db, prefix);
   if (!found) return null;
   const { credential: c, user, membership, org } = found;
-  if (c.kind !== kind || !hashesEqual(sha256Hex(secret), c.secret_hash)) return null;
+  const stored = Buffer.from(c.secret_hash, 'hex');
+  if (c.kind !== kind || stored.length !== secretHash.length || !timingSafeEqual(secretHash, stored)) return null;
   if (c.revoked_at !== null) return null;
   if (c.org_id === null && user.status === 'suspended') return null;
   if (c.org_id !== null && org === null) return null;
-  await maybeTouch(db, c);
-  return {
+  if (touchDue(c.id, c.last_used_at)) await touch(db, c.id);
+  // Shared by every request of this credential while cached: frozen.
+  const principal: Principal = Object.freeze({
     credentialId: c.id,
     kind: c.kind,
     userId: c.user_id,
     orgId: c.org_id,
     scopes: new Set(JSON.parse(c.scopes) as string[]),
-    user,
-    org,
-    membership,
+    user: Object.freeze(user),
+    org: org && Object.freeze(org),
+    membership: membership && Object.freeze(membership),
     plan: org ? org.plan : user.plan,
-  };
+  });
+  return { principal, secretHash: stored, lastUsedAt: c.last_used_at };
+}
+
+interface CachedPrincipal {
+  principal: Principal;
+  /** SHA-256 of the secret, raw bytes (compared in constant time on every hit). */
+  secretHash: Buffer;
+}
+interface PrincipalCache {
+  epoch: number;
+  /** By credential prefix (token display prefix or public key): the lookup key of the database too. */
+  entries: Map<string, CachedPrincipal>;
+}
+/** Per database handle (tests open many in one process). */
+const principalCaches = new WeakMap<Kysely<Database>, PrincipalCache>();
+const MAX_CACHED_PRINCIPALS = 10_000;
+
+/**
+ * The cache valid at `epoch`, emptied when the epoch moved on; null when `epoch` is older than the
+ * cache's (a concurrent request already saw a newer one): then nothing is read from or stored in it.
+ */
+function cacheAt(db: Kysely<Database>, epoch: number): PrincipalCache | null {
+  let cache = principalCaches.get(db);
+  if (!cache) principalCaches.set(db, (cache = { epoch, entries: new Map() }));
+  else if (cache.epoch < epoch) {
+    cache.epoch = epoch;
+    cache.entries.clear();
+  } else if (cache.epoch > epoch) return null;
+  return cache;
+}
+
+/**
+ * The cached answer for this credential at `epoch`: the principal, null (cached credential, wrong
+ * secret or kind), or undefined (not cached). Writes `lastUsedAt` when due (then a promise).
+ */
+function fromCache(db: Kysely<Database>, epoch: number, prefix: string, kind: CredentialKind, secretHash: Buffer): Principal | null | undefined | Promise<Principal> {
+  const hit = cacheAt(db, epoch)?.entries.get(prefix);
+  if (!hit) return undefined;
+  const p = hit.principal;
+  if (p.kind !== kind || !timingSafeEqual(secretHash, hit.secretHash)) return null;
+  if (touchDue(p.credentialId, null)) return touch(db, p.credentialId).then(() => p);
+  return p;
+}
+
+async function authenticateSlow(db: Kysely<Database>, epochSeen: number | undefined, prefix: string, kind: CredentialKind, secretHash: Buffer): Promise<Principal | null> {
+  // The epoch is read before the credential, so a change committed in between moves it past the value
+  // the entry is stored under and the next request reloads.
+  const epoch = epochSeen ?? (await readAuthEpoch(db));
+  if (epochSeen === undefined) {
+    const hit = fromCache(db, epoch, prefix, kind, secretHash);
+    if (hit !== undefined) return hit;
+  }
+  const found = await principalFor(db, prefix, kind, secretHash);
+  if (!found) return null;
+  const cache = cacheAt(db, epoch);
+  if (cache) {
+    if (cache.entries.size >= MAX_CACHED_PRINCIPALS) cache.entries.delete(cache.entries.keys().next().value as string);
+    cache.entries.set(prefix, { principal: found.principal, secretHash: found.secretHash });
+  }
+  return found.principal;
+}
+
+/** Synchronous when the principal is cached and the SQLite fast path applies; else a promise. */
+function authenticateCredential(db: Kysely<Database>, prefix: string, kind: CredentialKind, secret: string): Principal | null | Promise<Principal | null> {
+  const secretHash = hash('sha256', secret, 'buffer');
+  const epoch = readAuthEpochSync(db);
+  if (epoch !== undefined) {
+    const hit = fromCache(db, epoch, prefix, kind, secretHash);
+    if (hit !== undefined) return hit;
+  }
+  return authenticateSlow(db, epoch, prefix, kind, secretHash);
+}
+
+/**
+ * The principal of a bearer token, or null (malformed, bad checksum, unknown, revoked, suspended owner).
+ * Synchronous on a cache hit over SQLite (the hot path of every authenticated request), else a promise.
+ */
+export function authenticateBearerFast(db: Kysely<Database>, token: string): Principal | null | Promise<Principal | null> {
+  const parsed = parseToken(token);
+  if (!parsed) return null;
+  return authenticateCredential(db, parsed.prefix, 'token', token);
+}
+
+/** The principal of a Basic key pair, or null. Synchronous like authenticateBearerFast when it can be. */
+export function authenticateBasicFast(db: Kysely<Database>, publicKey: string, privateKey: string): Principal | null | Promise<Principal | null> {
+  if (!PUBLIC_KEY_RE.test(publicKey) || !PRIVATE_KEY_RE.test(privateKey)) return null;
+  return authenticateCredential(db, publicKey, 'basic', privateKey);
 }
 
 /** The principal of a bearer token, or null (malformed, bad checksum, unknown, revoked, suspended owner). */
 export async function authenticateBearer(db: Kysely<Database>, token: string): Promise<Principal | null> {
-  const parsed = parseToken(token);
-  if (!parsed) return null;
-  return principalFor(db, parsed.prefix, 'token', token);
+  return authenticateBearerFast(db, token);
 }
 
 /** The principal of a Basic key pair, or null. */
 export async function authenticateBasic(db: Kysely<Database>, publicKey: string, privateKey: string): Promise<Principal | null> {
-  if (!PUBLIC_KEY_RE.test(publicKey) || !PRIVATE_KEY_RE.test(privateKey)) return null;
-  return principalFor(db, publicKey, 'basic', privateKey);
+  return authenticateBasicFast(db, publicKey, privateKey);
 }

@@ -8,10 +8,10 @@
  * - Each route declares in `config.auth` the resource it touches; the action follows the method (GET/HEAD
  *   read; POST/PUT/PATCH/DELETE write). The scope check runs before any existence check.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from './error-codes.ts';
 import type { Principal } from '../domain/credentials.ts';
-import { authenticateBearer, authenticateBasic } from '../domain/credentials.ts';
+import { authenticateBearerFast, authenticateBasicFast } from '../domain/credentials.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 
@@ -53,7 +53,8 @@ export function requireScope(principal: Principal, scope: string): void {
   }
 }
 
-async function authenticate(db: Kysely<Database>, request: FastifyRequest): Promise<Principal | null> {
+/** The request's principal: synchronous when it is cached (domain/credentials.ts), else a promise. Throws 401. */
+function authenticate(db: Kysely<Database>, request: FastifyRequest): Principal | null | Promise<Principal | null> {
   const header = request.headers.authorization;
   if (header === undefined || header === '') return null;
   const space = header.indexOf(' ');
@@ -61,40 +62,60 @@ async function authenticate(db: Kysely<Database>, request: FastifyRequest): Prom
   const value = space < 0 ? '' : header.slice(space + 1).trim();
   if (scheme === 'bearer') {
     if (!value) throw unauthenticated('empty bearer token');
-    const p = await authenticateBearer(db, value);
-    if (!p) throw unauthenticated('unknown or revoked token');
-    return p;
+    return orUnauthenticated(authenticateBearerFast(db, value), 'unknown or revoked token');
   }
   if (scheme === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw unauthenticated('malformed Basic credentials (expected base64 of publicKey:privateKey)');
-    const p = await authenticateBasic(db, decoded.slice(0, colon), decoded.slice(colon + 1));
-    if (!p) throw unauthenticated('unknown or revoked key pair');
-    return p;
+    return orUnauthenticated(authenticateBasicFast(db, decoded.slice(0, colon), decoded.slice(colon + 1)), 'unknown or revoked key pair');
   }
   throw unauthenticated(`unsupported authorization scheme ${JSON.stringify(scheme)}; use Bearer`);
+}
+
+function orUnauthenticated(p: Principal | null | Promise<Principal | null>, detail: string): Principal | Promise<Principal> {
+  if (p instanceof Promise) {
+    return p.then((q) => {
+      if (!q) throw unauthenticated(detail);
+      return q;
+    });
+  }
+  if (!p) throw unauthenticated(detail);
+  return p;
 }
 
 export function registerAuth(app: FastifyInstance, db: Kysely<Database>, publicUrl: string): void {
   app.decorateRequest('principal', null);
   const deprecationLink = `<${publicUrl}/docs/api/credentials>; rel="deprecation"`;
-  app.addHook('onRequest', async (request, reply) => {
+  const authorize = (request: FastifyRequest, reply: FastifyReply, principal: Principal | null): void => {
+    request.principal = principal;
     const auth = request.routeOptions.config?.auth;
-    if (auth?.skip) return;
-    request.principal = await authenticate(db, request);
-    if (request.principal?.kind === 'basic') {
+    if (principal?.kind === 'basic') {
       reply.header('deprecation', 'true');
       reply.header('link', deprecationLink);
     }
     if (!auth) return;
-    if (!request.principal) {
+    if (!principal) {
       if (auth.anonymous) return;
       throw unauthenticated('this endpoint needs a credential: Authorization: Bearer <token>');
     }
     if (auth.resource) {
       const action = auth.action ?? actionFor(request.method);
-      requireScope(request.principal, `${auth.resource}:${action}`);
+      requireScope(principal, `${auth.resource}:${action}`);
     }
+  };
+  // A callback hook, not an async one: a cached principal is checked without a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config?.auth?.skip) return done();
+    let found: Principal | null | Promise<Principal | null>;
+    try {
+      found = authenticate(db, request);
+      if (!(found instanceof Promise)) authorize(request, reply, found);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (found instanceof Promise) {
+      found.then((p) => authorize(request, reply, p)).then(() => done(), (err: Error) => done(err));
+    } else done();
   });
 }

@@ -1,6 +1,6 @@
 /** Credentials repository (bearer tokens and legacy Basic key pairs). Rules: domain/credentials.ts. */
 import type { Kysely, Selectable } from 'kysely';
-import { runPrepared } from './db.ts';
+import { runPrepared, runPreparedSync } from './db.ts';
 import type { CredentialsTable, Database } from './schema.ts';
 import type { OrganizationRecord, MembershipRecord } from './organizations.ts';
 import type { UserRecord } from './users.ts';
@@ -113,4 +113,21 @@ export async function findCredentialByPrefix(db: Kysely<Database>, prefix: strin
         ? { id: r.o_id, name: r.o_name, plan: r.o_plan, created_by: r.o_created_by, created: r.o_created, modified: r.o_modified }
         : null,
   };
+}
+
+const epochQuery = (db: Kysely<Database>) => db.selectFrom('auth_epoch').select('v').where('id', '=', 1);
+
+/**
+ * The authentication epoch (migration 0004): increases with every committed change that can alter a
+ * principal. Read at the start of each authenticated request to validate the principal cache.
+ */
+export async function readAuthEpoch(db: Kysely<Database>): Promise<number> {
+  const [r] = await runPrepared(db, 'readAuthEpoch', epochQuery, []);
+  return Number(r?.v ?? 0);
+}
+
+/** `readAuthEpoch` without a promise when the synchronous SQLite path applies (see runPreparedSync), else undefined. */
+export function readAuthEpochSync(db: Kysely<Database>): number | undefined {
+  const rows = runPreparedSync(db, 'readAuthEpoch', epochQuery, []);
+  return rows === undefined ? undefined : Number(rows[0]?.v ?? 0);
 }

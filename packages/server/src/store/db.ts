@@ -56,6 +56,7 @@ export interface OpenOptions {
 /* pg is a CommonJS package without bundled types; these are the parts we use. */
 interface PgPool extends PostgresPool {
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
   on(event: 'error', listener: (err: Error) => void): void;
 }
 interface PgModule {
@@ -162,6 +163,7 @@ function openSqlite(dataDir: string, options: OpenOptions): DatabaseHandle {
   raw.exec(`PRAGMA synchronous = ${synchronous}`);
   raw.exec('PRAGMA foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: adaptNodeSqlite(raw) }) });
+  direct.set(db, { kind: 'sqlite', raw, statements: new Map() });
   let closed = false;
   return {
     db,
@@ -209,6 +211,7 @@ async function openPostgres(url: string, schema: string | null, options: OpenOpt
     /* idle client errors (server restart): the pool replaces the client; queries report their own errors */
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  direct.set(db, { kind: 'postgres', pool });
   let closed = false;
   return {
     db,
@@ -243,13 +246,78 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Da
 
 /* ---------------------------------------------------------------- prepared queries */
 
+/**
+ * Direct access to the driver under a Kysely instance opened by this module (not its transactions):
+ * the hot-path queries below run on it without Kysely's per-query machinery.
+ */
+type Direct =
+  | { kind: 'sqlite'; raw: DatabaseSync; statements: Map<string, { stmt: StatementSync; row: (values: unknown[]) => unknown }> }
+  | { kind: 'postgres'; pool: PgPool };
+const direct = new WeakMap<Kysely<Database>, Direct>();
+
 const compiledCache = new Map<string, CompiledQuery>();
 const SENTINEL = '\u0000netloom-param-';
+
+function compiledFor<R>(db: Kysely<Database>, key: string, build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<R> }): CompiledQuery<R> {
+  const cacheKey = `${dialectOf(db)}:${key}`;
+  let compiled = compiledCache.get(cacheKey) as CompiledQuery<R> | undefined;
+  if (!compiled) {
+    compiled = build(db, (i) => `${SENTINEL}${i}`).compile();
+    compiledCache.set(cacheKey, compiled);
+  }
+  return compiled;
+}
+
+function bind(compiled: CompiledQuery, args: readonly unknown[]): unknown[] {
+  return compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(SENTINEL) ? args[Number(v.slice(SENTINEL.length))] : v));
+}
+
+/**
+ * The synchronous SQLite fast path of `runPrepared`: the rows, or undefined when it does not apply
+ * (PostgreSQL, a transaction object, or the connection is inside a transaction — then the query must
+ * wait for Kysely's connection lock so it never reads another caller's uncommitted changes).
+ */
+export function runPreparedSync<R>(
+  db: Kysely<Database>,
+  key: string,
+  build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<R> },
+  args: readonly unknown[],
+): R[] | undefined {
+  const d = direct.get(db);
+  if (d?.kind !== 'sqlite' || !d.raw.isOpen || d.raw.isTransaction) return undefined;
+  const compiled = compiledFor(db, key, build);
+  let prepared = d.statements.get(key);
+  if (!prepared) {
+    const stmt = d.raw.prepare(compiled.sql);
+    stmt.setReturnArrays(true);
+    prepared = { stmt, row: rowMaker(stmt.columns().map((c) => c.name)) };
+    d.statements.set(key, prepared);
+  }
+  const rows = prepared.stmt.all(...(bind(compiled, args) as SQLInputValue[])) as unknown as unknown[][];
+  const out = new Array<R>(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = prepared.row(rows[i]) as R;
+  return out;
+}
+
+/**
+ * Row arrays → ordinary objects with the columns as keys, through a function made once per statement
+ * that builds one object literal (one hidden class): copying node:sqlite's null-prototype row objects
+ * (`{ ...row }`) takes V8's slow generic path and showed in the profile of GET /networks/:id.
+ */
+function rowMaker(names: string[]): (values: unknown[]) => unknown {
+  const body = `return { ${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')} };`;
+  return new Function('v', body) as (values: unknown[]) => unknown;
+}
 
 /**
  * Hot-path queries (authentication, network lookup) built and compiled by Kysely once per dialect and
  * then executed with new parameters: Kysely's builder and compiler cost more CPU than the SQLite query
  * itself. `build` receives placeholders `p(0)`, `p(1)`, … to use where the arguments go.
+ *
+ * On a database opened by `openDatabase` (not a transaction), the compiled SQL runs directly on the
+ * driver: SQLite synchronously on the one `node:sqlite` connection when it is not inside a transaction
+ * (see runPreparedSync), PostgreSQL as a named prepared statement on the pool (parsed and planned once
+ * per pooled connection). Otherwise it goes through Kysely (its connection lock, the transaction).
  */
 export async function runPrepared<R>(
   db: Kysely<Database>,
@@ -257,15 +325,14 @@ export async function runPrepared<R>(
   build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<R> },
   args: readonly unknown[],
 ): Promise<R[]> {
-  const cacheKey = `${dialectOf(db)}:${key}`;
-  let compiled = compiledCache.get(cacheKey) as CompiledQuery<R> | undefined;
-  if (!compiled) {
-    compiled = build(db, (i) => `${SENTINEL}${i}`).compile();
-    compiledCache.set(cacheKey, compiled);
+  const d = direct.get(db);
+  if (d?.kind === 'sqlite') {
+    const rows = runPreparedSync(db, key, build, args);
+    if (rows) return rows;
   }
-  const parameters = compiled.parameters.map((v) =>
-    typeof v === 'string' && v.startsWith(SENTINEL) ? args[Number(v.slice(SENTINEL.length))] : v,
-  );
+  const compiled = compiledFor(db, key, build);
+  const parameters = bind(compiled, args);
+  if (d?.kind === 'postgres') return (await d.pool.query({ name: `netloom_${key}`, text: compiled.sql, values: parameters })).rows as R[];
   const res = await db.executeQuery<R>({ ...compiled, parameters });
   return res.rows;
 }

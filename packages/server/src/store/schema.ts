@@ -261,11 +261,21 @@ export interface MetaTable {
   id?: Generated<number>;
 }
 
+/**
+ * One row (id 1): a counter increased by triggers on every committed change that can alter an
+ * authenticated principal (migration 0004); the server's principal cache is valid while it is unchanged.
+ */
+export interface AuthEpochTable {
+  id: number;
+  v: number;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
   credentials: CredentialsTable;
+  auth_epoch: AuthEpochTable;
   networks: NetworksTable;
   network_shares: NetworkSharesTable;
   rate_limits: RateLimitsTable;

@@ -46,17 +46,55 @@ const SYNC_ZLIB_BYTES = 64 * 1024;
 /** The closing `}` as a gzip member, made once. */
 const GZ_CLOSE = gzipSync('}', { level: 1 });
 
-function sendNetworkWithJSON(request: FastifyRequest, reply: FastifyReply, meta: object, gzBytes: Uint8Array): FastifyReply | Promise<FastifyReply> {
+/**
+ * Small networks are read far more often than they change: their decompressed JSON is kept, by network
+ * id, and used only while the stored gzip bytes are byte-for-byte the ones it came from (so an update,
+ * here or by another process, is never missed). Bounded: small stored JSON only, oldest entry evicted.
+ */
+const TEXT_CACHE_GZ_BYTES = 4 * 1024;
+const TEXT_CACHE_TEXT_BYTES = 32 * 1024;
+const TEXT_CACHE_ENTRIES = 500;
+const textCache = new Map<string, { gz: Buffer; text: string }>();
+
+/** gzip members of response heads (the metadata before networkJSON), by head; bounded like textCache. */
+const HEAD_CACHE_ENTRIES = 500;
+const HEAD_CACHE_BYTES = 2 * 1024;
+const headGzCache = new Map<string, Buffer>();
+
+function remember<V>(cache: Map<string, V>, max: number, key: string, value: V): void {
+  if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+}
+
+function headGzip(head: string): Buffer {
+  let gz = headGzCache.get(head);
+  if (!gz) {
+    gz = gzipSync(head, { level: 1 });
+    if (head.length <= HEAD_CACHE_BYTES) remember(headGzCache, HEAD_CACHE_ENTRIES, head, gz);
+  }
+  return gz;
+}
+
+function smallText(id: string, gz: Buffer): string {
+  const hit = textCache.get(id);
+  if (hit && hit.gz.equals(gz)) return hit.text;
+  const text = gunzipSync(gz).toString('utf8');
+  if (gz.byteLength <= TEXT_CACHE_GZ_BYTES && text.length <= TEXT_CACHE_TEXT_BYTES) remember(textCache, TEXT_CACHE_ENTRIES, id, { gz: Buffer.from(gz), text });
+  return text;
+}
+
+function sendNetworkWithJSON(request: FastifyRequest, reply: FastifyReply, id: string, meta: object, gzBytes: Uint8Array): FastifyReply | Promise<FastifyReply> {
   const gz = toBuffer(gzBytes);
   const head = JSON.stringify(meta).slice(0, -1) + ',"networkJSON":';
   reply.type('application/json; charset=utf-8');
   if (acceptsGzip(request)) {
     // gzip members concatenate into one valid gzip stream: the stored JSON is sent without re-compressing
-    // (the metadata head is small: compressed synchronously).
+    // (the metadata head is small: compressed synchronously, once per distinct head).
     reply.header('content-encoding', 'gzip');
     reply.header('vary', 'accept-encoding');
-    return reply.send(Buffer.concat([gzipSync(head, { level: 1 }), gz, GZ_CLOSE]));
+    return reply.send(Buffer.concat([headGzip(head), gz, GZ_CLOSE]));
   }
+  if (gz.byteLength <= TEXT_CACHE_GZ_BYTES) return reply.send(head + smallText(id, gz) + '}');
   if (gz.byteLength <= SYNC_ZLIB_BYTES) return reply.send(Buffer.concat([Buffer.from(head), gunzipSync(gz), Buffer.from('}')]));
   return gunzipAsync(gz).then((text) => reply.send(Buffer.concat([Buffer.from(head), text, Buffer.from('}')])));
 }
@@ -93,8 +131,7 @@ export async function networkRoutes(app: FastifyInstance): Promise<void> {
       const { id } = request.params as { id: string };
       // one query: access check, metadata and the stored gzip bytes
       const net = await loadReadableWithGzip(db, request.principal, id);
-      const { json_gz: gz, ...meta } = net;
-      return sendNetworkWithJSON(request, reply, presentNetwork(meta, meta.owner_name), gz);
+      return sendNetworkWithJSON(request, reply, id, presentNetwork(net, net.owner_name), net.json_gz);
     },
   );
 

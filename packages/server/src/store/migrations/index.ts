@@ -10,11 +10,13 @@ import { dialectOf } from '../db.ts';
 import * as m0001 from './0001-initial.ts';
 import * as m0002 from './0002-embedding.ts';
 import * as m0003 from './0003-embed-chat.ts';
+import * as m0004 from './0004-auth-epoch.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
   '0002-embedding': m0002,
   '0003-embed-chat': m0003,
+  '0004-auth-epoch': m0004,
 });
 
 const provider: MigrationProvider = {
