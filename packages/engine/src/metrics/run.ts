@@ -125,16 +125,17 @@ export function runMetric(input: RunInput): RunOutput {
 }
 
 /**
- * Values by node id. The object has no prototype, so a node whose id is `__proto__` (or `constructor`, …)
- * gets an own property like any other id instead of being swallowed by Object.prototype's setter.
+ * Values by node id, as a plain object. A node whose id is `__proto__` is defined as an own property
+ * (plain assignment would hit Object.prototype's setter and the value would vanish).
  */
 export function mapToIds(ids: string[], arr: NodeValues): Record<string, number | string> {
-  const out = Object.create(null) as Record<string, number | string>;
+  const out: Record<string, number | string> = {};
   for (let i = 0; i < ids.length; i++) {
     const v = arr[i];
     if (v === undefined || v === null) continue;
     if (typeof v === 'number' && !Number.isFinite(v)) continue;
-    out[ids[i]] = v;
+    if (ids[i] === '__proto__') Object.defineProperty(out, '__proto__', { value: v, enumerable: true, writable: true, configurable: true });
+    else out[ids[i]] = v;
   }
   return out;
 }
