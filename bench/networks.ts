@@ -2,7 +2,10 @@
 // then measures: create a 100k-node / 500k-edge network from a gzip body (validate + store), read it
 // back (gzip passthrough and plain JSON), and small authenticated GET /networks/:id throughput with
 // autocannon. Usage: node bench/networks.ts [--pg] [--prof] [--get-only]   (prints a Markdown table)
+// The server gets a free port (a fixed one could be taken by another run, which made the wait for the
+// server hang); the bench fails instead of waiting forever if the server exits or is not up in 60 s.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +14,14 @@ import autocannon from 'autocannon';
 
 const usePg = process.argv.includes('--pg');
 const dir = mkdtempSync(join(tmpdir(), 'netloom-bench-'));
-const port = 18080;
+const port = await new Promise<number>((resolve, reject) => {
+  const probe = createServer();
+  probe.once('error', reject);
+  probe.listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as { port: number };
+    probe.close(() => resolve(port));
+  });
+});
 const base = `http://127.0.0.1:${port}`;
 const env: Record<string, string> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', NETLOOM_DATA_DIR: dir, LOG_LEVEL: 'warn', NETLOOM_RATE_LIMIT_PER_HOUR: '100000000' } as Record<string, string>;
 if (usePg) {
@@ -22,12 +32,25 @@ if (usePg) {
 const profArgs = process.argv.includes('--prof') ? ['--cpu-prof', '--cpu-prof-dir', join(process.cwd(), 'prof')] : [];
 const child = spawn(process.execPath, [...profArgs, join(import.meta.dirname, '..', 'packages', 'server', 'src', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 let out = '';
+let exited: number | null = null;
 child.stdout.on('data', (d) => (out += d));
-while (!/API token \(full access\): (nl_\S+)/.test(out)) await new Promise((r) => setTimeout(r, 100));
+child.on('exit', (code) => (exited = code ?? -1));
+const deadline = Date.now() + 60_000;
+async function waitFor(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await ready())) {
+    if (exited !== null) throw new Error(`the server exited (code ${exited}) before ${what}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not get to ${what} within 60 s`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+await waitFor('printing the first-run token', () => /API token \(full access\): (nl_\S+)/.test(out));
 const token = /API token \(full access\): (nl_\S+)/.exec(out)![1];
 const auth = { authorization: `Bearer ${token}` };
 // the first-run banner is printed before the server listens: wait for /healthz
-while (!(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 100));
+await waitFor('answering /healthz', () => fetch(`${base}/healthz`).then((r) => r.ok, () => false));
 
 function bigNetwork(n: number, m: number) {
   let seed = 42;
@@ -71,7 +94,7 @@ const smallId = ((await small.json()) as { _id: string })._id;
 const ac = await autocannon({ url: `${base}/api/v2/networks/${smallId}`, headers: auth, connections: 64, duration: 10, pipelining: 1 });
 rows.push(`| small authenticated GET /networks/:id, 64 connections, 10 s (autocannon) | ${Math.round(ac.requests.average)} req/s (p99 ${ac.latency.p99} ms, ${ac.non2xx} non-2xx) | ≥ 8000 req/s |`);
 child.kill('SIGTERM');
-await new Promise((r) => child.on('exit', r));
+if (exited === null) await new Promise((r) => child.on('exit', r));
 rmSync(dir, { recursive: true, force: true });
 console.log(`Networks API (${usePg ? 'PostgreSQL' : 'SQLite'}), ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, 2 cores\n`);
 console.log('| what | measured | target |\n|---|---|---|');
