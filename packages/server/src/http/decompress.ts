@@ -30,15 +30,16 @@ function isZlibHeader(b0: number, b1: number): boolean {
 export function registerDecompression(app: FastifyInstance, opts: DecompressOptions): void {
   const maxRatio = opts.maxRatio ?? 200;
   const ratioAfter = opts.ratioAfterBytes ?? 16 * 1024 * 1024;
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  // Callback style: this hook runs for every request (GET too), and an async hook costs a promise each.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const raw = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > opts.maxBodyBytes) {
-      throw new HttpProblem('PAYLOAD_TOO_LARGE', `request body of ${declared} bytes is over the limit of ${opts.maxBodyBytes} bytes`);
+      return done(new HttpProblem('PAYLOAD_TOO_LARGE', `request body of ${declared} bytes is over the limit of ${opts.maxBodyBytes} bytes`));
     }
-    if (raw === 'identity' || raw === '') return payload;
+    if (raw === 'identity' || raw === '') return done(null, payload);
     const known = raw === 'gzip' || raw === 'x-gzip' || raw === 'br' || raw === 'deflate';
-    if (!known) throw new HttpProblem('UNSUPPORTED_ENCODING', `Content-Encoding ${JSON.stringify(raw)} is not supported; use gzip, deflate or br`);
+    if (!known) return done(new HttpProblem('UNSUPPORTED_ENCODING', `Content-Encoding ${JSON.stringify(raw)} is not supported; use gzip, deflate or br`));
     const makeDecoder = (head: Buffer) => {
       if (raw === 'br') return zlib.createBrotliDecompress();
       if (raw === 'deflate') return head.length >= 2 && isZlibHeader(head[0], head[1]) ? zlib.createInflate() : zlib.createInflateRaw();
@@ -92,6 +93,6 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
       decoder?.end();
     });
     payload.on('error', (err) => fail(err));
-    return out;
+    done(null, out);
   });
 }
