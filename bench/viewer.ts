@@ -1,7 +1,7 @@
 // Viewer benchmark (issue 5): time to first render and interaction frame time of the embedded viewer in
 // headless Debian Chromium (playwright-core; software WebGL: SwiftShader through ANGLE, --disable-gpu),
 // end to end through the real service (in process, SQLite) and a host page on another origin, exactly as
-// the browser tests (packages/viewer/test/browser-harness.ts).
+// the browser tests (packages/viewer/test/helpers/browser-env.ts).
 //
 //   npx node bench/viewer.ts [--sizes 10000x50000,100000x500000] [--runs 3] [--profile]
 //
@@ -18,7 +18,7 @@
 // sigma refreshes (re-processing every node and edge; marks `netloom:full-refresh`) the moves caused.
 // --profile: CPU profiles of the viewer frame (CDP Profiler through playwright-core) for the load and
 // each interaction phase; `(program)` is native time, mostly waiting for software WebGL.
-import { sdk, startHarness, type Win } from '../packages/viewer/test/browser-harness.ts';
+import { sdk, startBrowserEnv, viewerFrame, type Win } from '../packages/viewer/test/helpers/browser-env.ts';
 import type { CDPSession, Frame, Page } from 'playwright-core';
 
 const arg = (name: string, def: string) => {
@@ -53,12 +53,6 @@ function bigNetwork(n: number, m: number) {
 const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const pct = (a: number[], p: number) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN; };
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
-
-function viewerFrame(page: Page): Frame {
-  const f = page.frames().find((fr) => fr.url().includes('/embed/'));
-  if (!f) throw new Error('no viewer frame');
-  return f;
-}
 
 /** CDP session on the viewer frame (out-of-process iframe: its own target), for --profile. */
 let phaseCdp: CDPSession | null = null;
@@ -117,10 +111,10 @@ function printProfile(p: CpuProfile, what: string): void {
 
 const ids: string[] = [];
 const sizesLabel = (n: number, m: number) => `${n / 1000}k nodes / ${m / 1000}k edges`;
-const networks = SIZES.map(([n, m]) => ({ name: sizesLabel(n, m), json: bigNetwork(n, m) }));
-console.error(`generating and uploading ${networks.map((x) => x.name).join(', ')}…`);
-const h = await startHarness({ networks, logBrowserErrors: true, ...(PROFILE ? { minify: false } : {}) });
-ids.push(...h.networkIds);
+console.error(`generating and uploading ${SIZES.map(([n, m]) => sizesLabel(n, m)).join(', ')}…`);
+const h = await startBrowserEnv(PROFILE ? { minify: false } : {});
+for (const [n, m] of SIZES) ids.push(await h.network(sizesLabel(n, m), bigNetwork(n, m)));
+await h.user('viewer-1', ids, { permission: 'Edit' });
 
 interface Row { label: string; create: number[]; firstFrame: number[]; steps: Record<string, number[]>; sdkFrames: number[]; inputFrames: number[]; dragFrames: number[]; colorMs: number[]; heapMB: number[]; refreshes: number[]; profile: string }
 
@@ -134,10 +128,10 @@ try {
     const row: Row = { label: sizesLabel(n, m), create: [], firstFrame: [], steps: {}, sdkFrames: [], inputFrames: [], dragFrames: [], colorMs: [], heapMB: [], refreshes: [], profile: '' };
     rows.push(row);
     for (let run = 0; run < RUNS; run++) {
-      const sessionId = await h.newSession({ networkIds: [ids[k]] });
+      const sessionId = await h.session('viewer-1', ids[k]);
       const page = await h.openHost();
       page.on('crash', () => console.error('[the page crashed]'));
-      const created = page.evaluate((id) => (window as unknown as Win).embedIt(id, { timeoutMs: 600_000 }), sessionId);
+      const created = h.embed(page, sessionId, { timeoutMs: 600_000 });
       if (PROFILE) {
         let fr: Frame | undefined;
         while (!(fr = page.frames().find((x) => x.url().includes('/embed/')))) await new Promise((r) => setTimeout(r, 5));
@@ -172,7 +166,8 @@ try {
 
       // Interaction: SDK-driven camera animations.
       await startFrameRecorder(page, frame);
-      for (const node of ['n1', 'n777', 'n4242']) {
+      // n1, n777, n4242 (modulo the node count, so that small sizes run too).
+      for (const node of [1, 777, 4242].map((i) => `n${i % n}`)) {
         const r = await sdk(page, 'nodes.focus', { id: node }, { zoom: 0.15, timeoutMs: 120_000 });
         if (!r.ok) throw new Error(JSON.stringify(r));
         const f = await sdk(page, 'camera.fit', undefined, { timeoutMs: 120_000 });

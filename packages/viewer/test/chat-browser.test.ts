@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { events, sdk, skipBrowser as skip, startBrowserEnv, waitForEvent, type BrowserEnv } from './browser-env.ts';
+import { events, sdk, skipBrowser as skip, startBrowserEnv, waitForEvent, type BrowserEnv } from './helpers/browser-env.ts';
 
 function teamNetwork() {
   const nodes = Array.from({ length: 12 }, (_, i) => ({ id: `n${i}`, attributes: { name: i === 5 ? 'Bridget' : `P${i}`, team: i < 6 ? 'Sales' : 'Eng', score: i } }));
@@ -23,7 +23,7 @@ let networkId: string;
 before(async () => {
   if (skip) return;
   env = await startBrowserEnv();
-  networkId = await env.createNetwork('Teams', teamNetwork());
+  networkId = await env.network('Teams', teamNetwork());
   await env.user('full', networkId, { chatAccess: 'full' });
   await env.user('off', networkId, { chatAccess: 'off' });
   await env.user('preset', networkId, { chatAccess: 'presetOnly' });
@@ -34,9 +34,7 @@ after(async () => {
 });
 
 async function embedded(externalId: string, body: Record<string, unknown> = {}): Promise<Page> {
-  const page = await env.openHost();
-  await env.embed(page, await env.newSession(externalId, networkId, body));
-  return page;
+  return env.open(await env.session(externalId, networkId, body));
 }
 
 const frame = (page: Page) => page.frameLocator('#viewer iframe');

@@ -1,56 +1,18 @@
 /**
- * End to end in Debian's Chromium (playwright-core, never a downloaded browser): a host page on one
- * origin (127.0.0.1:<hostPort>) imports the SDK from the service (localhost:<servicePort>) and embeds a
- * session created through the real embedding API; its "backend" hands out launch tokens. Commands run
- * through the SDK; screenshots show the network drawn and a color layer changing the drawing.
+ * End to end in Debian's Chromium (playwright-core, never a downloaded browser; setup in
+ * helpers/browser-env.ts): a host page on one origin (127.0.0.1:<hostPort>) imports the SDK from the
+ * service (localhost:<servicePort>) and embeds a session created through the real embedding API; its
+ * "backend" hands out launch tokens. Commands run through the SDK; screenshots show the network drawn
+ * and a color layer changing the drawing.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { testApp, type TestApp } from '../../server/test/helpers/app.ts';
-import { buildEmbed } from '../../embed/build.ts';
-import { buildViewer } from '../build.ts';
-import { countColor, countDifferent, countNonBackground, decodePng } from './png.ts';
+import { countColor, countDifferent, countNonBackground } from './png.ts';
 import { PALETTE } from '../src/layers.ts';
+import { sdk, shot, skipBrowser as skip, startBrowserEnv, type BrowserEnv, type Win } from './helpers/browser-env.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OPERATOR = 'op-test-token-0123456789';
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-let t: TestApp;
-let browser: Browser;
-let hostServer: Server;
-let service: string;
-let hostOrigin: string;
-let orgToken: string;
+let env: BrowserEnv;
 let networkId: string;
-const launchTokensIssued: string[] = [];
-
-async function api(method: string, path: string, body?: unknown, token = orgToken): Promise<Record<string, unknown>> {
-  const res = await fetch(service + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return text ? JSON.parse(text) : {};
-}
 
 function network() {
   const teams = ['Sales', 'Eng', 'Ops', 'Design'];
@@ -65,136 +27,32 @@ function network() {
 
 before(async () => {
   if (skip) return;
-  await Promise.all([buildEmbed(), buildViewer()]);
-  const port = await freePort();
-  service = `http://localhost:${port}`;
   // Access tokens live 75 s here, so the viewer's refresh (1 minute before expiry) comes after 15 s.
-  t = await testApp('sqlite', { NETLOOM_OPERATOR_TOKEN: OPERATOR, NETLOOM_PUBLIC_URL: service, NETLOOM_EMBED_ACCESS_TOKEN_TTL_MS: '75000' });
-  await t.app.listen({ port, host: '127.0.0.1' });
-
-  // The host: its own page and backend on another origin.
-  hostServer = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0}#viewer{width:800px;height:600px}</style></head>
-<body><div id="viewer"></div>
-<script type="module">
-  import Embed, { EmbedError } from '${service}/sdk/embed.js';
-  window.Embed = Embed;
-  window.EmbedError = EmbedError;
-  window.events = [];
-  window.embedIt = async (sessionId) => {
-    window.embed = await Embed.create(document.getElementById('viewer'), {
-      sessionId,
-      viewerOrigin: '${service}',
-      getLaunchToken: (id) => fetch('/backend/launch-token?session=' + encodeURIComponent(id), { method: 'POST' }).then((r) => { if (!r.ok) throw new Error('no token'); return r.text(); }),
-    });
-    for (const name of ['ready', 'busy', 'state.changed', 'selection.changed', 'node.clicked', 'error', 'session.expired']) {
-      window.embed.on(name, (p) => window.events.push({ name, ...p }));
-    }
-    return window.embed.revision;
-  };
-  window.hostReady = true;
-</script></body></html>`);
-      return;
-    }
-    if (url.pathname === '/backend/launch-token' && req.method === 'POST') {
-      // A real host checks that its signed-in user owns this session before asking for a token.
-      try {
-        const r = await api('POST', `/api/v2/embed/sessions/${url.searchParams.get('session')}/launch-tokens`);
-        launchTokensIssued.push(String(r.launchToken));
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end(String(r.launchToken));
-      } catch (err) {
-        res.writeHead(403);
-        res.end(String(err));
-      }
-      return;
-    }
-    res.writeHead(404);
-    res.end();
-  });
-  const hostPort = await new Promise<number>((resolve) => hostServer.listen(0, '127.0.0.1', () => resolve((hostServer.address() as { port: number }).port)));
-  hostOrigin = `http://127.0.0.1:${hostPort}`;
-
-  // Organization with embedding enabled, the host origin allowed, a network, a managed user with Edit.
-  const owner = await t.user();
-  const org = await t.org(owner.id);
-  orgToken = await t.token(owner.id, { orgId: org.id });
-  await api('PUT', `/api/v2/operator/organizations/${org.id}/embedding`, { enabled: true, seats: 10 }, OPERATOR);
-  await api('PUT', '/api/v2/embed/settings', { allowedOrigins: [hostOrigin], dataDisclosureAccepted: true });
-  networkId = String((await api('POST', '/api/v2/networks', { name: 'Team network', networkJSON: network() }))._id);
-  await api('PUT', '/api/v2/embed/users/viewer-1', { displayName: 'Vera Viewer', chatAccess: 'full' });
-  await api('PUT', `/api/v2/embed/users/viewer-1/networks/${networkId}`, { permission: 'Edit' });
-
-  // playwright-core gives every launch a fresh temporary profile (its own --user-data-dir).
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-  });
+  env = await startBrowserEnv({ env: { NETLOOM_EMBED_ACCESS_TOKEN_TTL_MS: '75000' } });
+  networkId = await env.network('Team network', network());
+  await env.user('viewer-1', networkId, { displayName: 'Vera Viewer', permission: 'Edit' });
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((r) => (hostServer ? hostServer.close(r) : r(undefined)));
-  await t?.close();
+  await env?.close();
 });
 
-async function newSession(body: Record<string, unknown> = {}): Promise<string> {
-  const s = await api('POST', '/api/v2/embed/sessions', { externalId: 'viewer-1', networkIds: [networkId], origin: hostOrigin, ...body });
-  return String(s.sessionId);
-}
-
-async function openHost(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 820, height: 620 } });
-  page.on('pageerror', (e) => console.error('[host page error]', e.message));
-  page.on('console', (m) => { if (m.type() === 'error') console.error('[browser]', m.text()); });
-  await page.goto(hostOrigin + '/');
-  await page.waitForFunction(() => (window as unknown as { hostReady?: boolean }).hostReady === true);
-  return page;
-}
-
-type Win = Window & { embed: Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>> & { revision: number; cancel(id: string): Promise<unknown> }; events: { name: string; revision: number }[]; embedIt(id: string): Promise<number> };
-
-/** Runs `embed.<path>(...args)` in the page; returns `{ ok, value }` or `{ ok: false, code, message, requestId }`. */
-async function sdk(page: Page, path: string, ...args: unknown[]): Promise<{ ok: boolean; value?: unknown; code?: string; message?: string; requestId?: string; details?: unknown }> {
-  return page.evaluate(async ([p, a]) => {
-    const w = window as unknown as Win;
-    const [ns, cmd] = (p as string).split('.');
-    try {
-      const value = cmd ? await w.embed[ns][cmd](...(a as unknown[])) : await (w.embed as unknown as Record<string, (...x: unknown[]) => Promise<unknown>>)[ns](...(a as unknown[]));
-      return { ok: true, value };
-    } catch (e) {
-      const err = e as { code?: string; message: string; requestId?: string; details?: unknown; name: string };
-      return { ok: false, code: err.code, message: err.message, requestId: err.requestId, details: err.details, name: err.name };
-    }
-  }, [path, args] as const);
-}
-
-let shots = 0;
-async function shot(page: Page) {
-  await page.waitForTimeout(150); // let sigma paint the last frame
-  const png = await page.locator('#viewer iframe').screenshot();
-  // NETLOOM_SCREENSHOT_DIR=/tmp/x keeps the screenshots for a look.
-  if (process.env.NETLOOM_SCREENSHOT_DIR) writeFileSync(join(process.env.NETLOOM_SCREENSHOT_DIR, `embed-${++shots}.png`), png);
-  return decodePng(png);
-}
+const newSession = () => env.session('viewer-1', networkId);
 
 test('a host page on another origin embeds a session and drives the viewer through the SDK', { skip, timeout: 60_000 }, async () => {
   const sessionId = await newSession();
-  const page = await openHost();
+  const page = await env.openHost();
   const t0 = Date.now();
-  const revision = await page.evaluate((id) => (window as unknown as Win).embedIt(id), sessionId);
+  const revision = await env.embed(page, sessionId);
   console.log(`Embed.create resolved in ${Date.now() - t0} ms`);
   assert.equal(typeof revision, 'number');
-  assert.equal(launchTokensIssued.length, 1, 'one launch token, obtained through getLaunchToken');
+  assert.equal(env.launchTokensIssued.length, 1, 'one launch token, obtained through getLaunchToken');
 
   // The iframe: sandbox and referrer policy as API.md requires.
   const attrs = await page.locator('#viewer iframe').evaluate((f) => ({ sandbox: f.getAttribute('sandbox'), referrer: f.getAttribute('referrerpolicy'), src: f.getAttribute('src') }));
   assert.equal(attrs.sandbox, 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox');
   assert.equal(attrs.referrer, 'no-referrer');
-  assert.equal(attrs.src, `${service}/embed/${sessionId}`);
+  assert.equal(attrs.src, `${env.service}/embed/${sessionId}`);
 
   const info = await sdk(page, 'network.info');
   assert.deepEqual(info.ok && { ...(info.value as object), nodeAttributes: undefined }, { name: 'Team network', nodeCount: 40, edgeCount: 60, nodeAttributes: undefined });
@@ -204,7 +62,7 @@ test('a host page on another origin embeds a session and drives the viewer throu
   assert.deepEqual((session.value as { networkIds: string[] }).networkIds, [networkId]);
 
   // The network is drawn.
-  const before = await shot(page);
+  const before = await shot(page, 'embed');
   const drawn = countNonBackground(before);
   assert.ok(drawn > 2000, `non-background pixels: ${drawn}`);
 
@@ -213,7 +71,7 @@ test('a host page on another origin embeds a session and drives the viewer throu
   const rev0 = (st0.value as { revision: number }).revision;
   const color = await sdk(page, 'layers.color', { attribute: 'team' }, { ifRevision: rev0 });
   assert.ok(color.ok, JSON.stringify(color));
-  const afterColor = await shot(page);
+  const afterColor = await shot(page, 'embed');
   const changed = countDifferent(before, afterColor);
   assert.ok(changed > 500, `pixels changed by the color layer: ${changed}`);
   const paletteHits = PALETTE.slice(0, 4).map((c) => countColor(afterColor, c));
@@ -312,7 +170,7 @@ test('a host page on another origin embeds a session and drives the viewer throu
   assert.equal(unknown, 'no method', 'unknown commands are not on the SDK object');
 
   // Revocation: the viewer learns on its next call; later commands reject with SESSION_EXPIRED.
-  await api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
+  await env.api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
   const afterRevoke = await sdk(page, 'views.list');
   assert.equal(afterRevoke.code, 'SESSION_EXPIRED');
   await page.waitForFunction(() => (window as unknown as Win).events.some((e) => e.name === 'session.expired'));
@@ -322,11 +180,11 @@ test('a host page on another origin embeds a session and drives the viewer throu
 
 test('the embed page refuses a frame on a non-allowed origin (CSP frame-ancestors)', { skip, timeout: 30_000 }, async () => {
   const sessionId = await newSession();
-  const res = await fetch(`${service}/embed/${sessionId}`);
-  assert.match(res.headers.get('content-security-policy') ?? '', new RegExp(`frame-ancestors ${hostOrigin.replace(/[.:/]/g, '\\$&')}`));
+  const res = await fetch(`${env.service}/embed/${sessionId}`);
+  assert.match(res.headers.get('content-security-policy') ?? '', new RegExp(`frame-ancestors ${env.hostOrigin.replace(/[.:/]/g, '\\$&')}`));
   // Framed from the service's own origin (not allowed), the page does not load: no hello, create times out.
-  const page = await browser.newPage();
-  await page.goto(`${service}/healthz`);
+  const page = await env.browser.newPage();
+  await page.goto(`${env.service}/healthz`);
   const outcome = await page.evaluate(async ([svc, id]) => {
     const { default: Embed } = await import(`${svc}/sdk/embed.js`);
     const div = document.createElement('div');
@@ -337,21 +195,21 @@ test('the embed page refuses a frame on a non-allowed origin (CSP frame-ancestor
     } catch (e) {
       return (e as { code: string }).code;
     }
-  }, [service, sessionId] as const);
+  }, [env.service, sessionId] as const);
   assert.equal(outcome, 'TIMEOUT');
   await page.close();
 });
 
 test('the viewer refreshes its access token through getLaunchToken after activity', { skip, timeout: 45_000 }, async () => {
   const sessionId = await newSession();
-  const page = await openHost();
-  const issued = launchTokensIssued.length;
-  await page.evaluate((id) => (window as unknown as Win).embedIt(id), sessionId);
-  assert.equal(launchTokensIssued.length, issued + 1);
+  const page = await env.openHost();
+  const issued = env.launchTokensIssued.length;
+  await env.embed(page, sessionId);
+  assert.equal(env.launchTokensIssued.length, issued + 1);
   assert.ok((await sdk(page, 'layers.color', { attribute: 'team' })).ok); // activity
   const deadline = Date.now() + 25_000;
-  while (launchTokensIssued.length === issued + 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-  assert.equal(launchTokensIssued.length, issued + 2, 'a refresh asked the host for a second launch token');
+  while (env.launchTokensIssued.length === issued + 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  assert.equal(env.launchTokensIssued.length, issued + 2, 'a refresh asked the host for a second launch token');
   const views = await sdk(page, 'views.list'); // served with the refreshed access token
   assert.ok(views.ok, JSON.stringify(views));
   await page.close();

@@ -1,17 +1,17 @@
 /**
  * The Explore left menu end to end in Debian's Chromium (host page on another origin, the real server
- * and embedding API; setup in helpers/browser-env.ts): `ui.menu` subsets and `[]`, a color through the
- * menu (drawing changes, revision bumps, state.changed), export (PNG, SVG, CSV, GEXF), the FA2 layout in
- * a worker (nodes move, the page still answers state.get), templates, shapes and roll-up, and save
- * disabled for a View-only user.
+ * and embedding API; setup in helpers/browser-env.ts, viewer 900 × 600): `ui.menu` subsets and `[]`, a
+ * color through the menu (drawing changes, revision bumps, state.changed), export (PNG, SVG, CSV, GEXF),
+ * the FA2 layout in a worker (nodes move, the page still answers state.get), templates, shapes and
+ * roll-up, and save disabled for a View-only user.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { countColor, countDifferent } from './png.ts';
 import { PALETTE } from '../src/layers.ts';
 import { MENU_TITLES } from '../src/menu/items.ts';
-import { sdk, shot, skipBrowser as skip, startBrowserEnv, type BrowserEnv, type Win } from './helpers/browser-env.ts';
+import { sdk, shot, skipBrowser as skip, startBrowserEnv, viewerFrame, type BrowserEnv, type Win } from './helpers/browser-env.ts';
 
 let env: BrowserEnv;
 let networkId: string;
@@ -25,21 +25,15 @@ function network() {
 
 before(async () => {
   if (skip) return;
-  env = await startBrowserEnv();
+  env = await startBrowserEnv({ viewer: { width: 900, height: 600 }, logHttpErrors: true });
   networkId = await env.network('Menu network', network());
-  await env.user('editor-1', networkId, 'Edit');
-  await env.user('reader-1', networkId, 'View');
+  await env.user('editor-1', networkId, { permission: 'Edit' });
+  await env.user('reader-1', networkId, { permission: 'View' });
 });
 
 after(async () => {
   await env?.close();
 });
-
-function viewerFrame(page: Page): Frame {
-  const f = page.frames().find((fr) => fr.url().includes('/embed/'));
-  if (!f) throw new Error('no viewer frame');
-  return f;
-}
 
 async function menuItems(page: Page): Promise<string[]> {
   return viewerFrame(page).evaluate(() => [...document.querySelectorAll<HTMLElement>('.nl-menu .nl-menu-item')].map((b) => b.dataset.item ?? ''));
@@ -58,15 +52,15 @@ async function revision(page: Page): Promise<number> {
 }
 
 test('ui.menu shows only the listed items, in the viewer order; [] removes the menu but keeps network, legend and details', { skip, timeout: 90_000 }, async () => {
-  const page = await env.embed(await env.session('editor-1', networkId, { ui: { menu: ['settings', 'color', 'layout'] } }));
+  const page = await env.open(await env.session('editor-1', networkId, { ui: { menu: ['settings', 'color', 'layout'] } }));
   assert.deepEqual(await menuItems(page), ['layout', 'color', 'settings']);
   await page.close();
 
-  const full = await env.embed(await env.session('editor-1', networkId));
+  const full = await env.open(await env.session('editor-1', networkId));
   assert.deepEqual(await menuItems(full), Object.keys(MENU_TITLES));
   await full.close();
 
-  const none = await env.embed(await env.session('editor-1', networkId, { ui: { menu: [] } }));
+  const none = await env.open(await env.session('editor-1', networkId, { ui: { menu: [] } }));
   const f = viewerFrame(none);
   assert.equal(await f.evaluate(() => document.querySelector('.nl-menu') === null && document.querySelector('.nl-panel') === null), true);
   // The network is drawn, and the legend and details still work.
@@ -79,8 +73,8 @@ test('ui.menu shows only the listed items, in the viewer order; [] removes the m
 });
 
 test('a color chosen in the menu goes through the command engine: the drawing changes, revision bumps, state.changed fires; the layer list shows it', { skip, timeout: 90_000 }, async () => {
-  const page = await env.embed(await env.session('editor-1', networkId));
-  const before = await shot(page);
+  const page = await env.open(await env.session('editor-1', networkId));
+  const before = await shot(page, 'menu');
   const rev0 = await revision(page);
   const panel = await openItem(page, 'color');
   await panel.locator('select').selectOption('team');
@@ -91,7 +85,7 @@ test('a color chosen in the menu goes through the command engine: the drawing ch
   assert.deepEqual(state.layers.map((l) => [l.operation, l.attribute]), [['Color', 'team']]);
   const events = await page.evaluate(() => (window as unknown as Win).events.filter((e) => e.name === 'state.changed').map((e) => e.reason));
   assert.ok(events.includes('layers.color'), `state.changed reasons: ${events.join(', ')}`);
-  const after = await shot(page);
+  const after = await shot(page, 'menu');
   assert.ok(countDifferent(before, after) > 200, 'the drawing changed');
   assert.ok(countColor(after, PALETTE[0]) > 20, 'palette color drawn');
 
@@ -116,13 +110,13 @@ test('a color chosen in the menu goes through the command engine: the drawing ch
     e.dispatchEvent(new Event('change'));
   });
   await page.waitForFunction((r) => (window as unknown as Win).embed.revision > r, r3);
-  const dark = await shot(page);
+  const dark = await shot(page, 'menu');
   assert.ok(countColor(dark, '#102030', 8) > 10_000, 'background color applied');
   await page.close();
 });
 
 test('export produces PNG, SVG, CSV and GEXF files of the visible network', { skip, timeout: 90_000 }, async () => {
-  const page = await env.embed(await env.session('editor-1', networkId));
+  const page = await env.open(await env.session('editor-1', networkId));
   assert.equal((await sdk(page, 'layers.filter', { attribute: 'team', values: ['Eng', 'Ops'] })).ok, true);
   const panel = await openItem(page, 'export');
   for (const kind of ['png', 'svg', 'csv', 'gexf']) {
@@ -153,8 +147,8 @@ test('export produces PNG, SVG, CSV and GEXF files of the visible network', { sk
 });
 
 test('layout runs ForceAtlas2 in a worker: nodes move and the page keeps answering state.get', { skip, timeout: 90_000 }, async () => {
-  const page = await env.embed(await env.session('editor-1', networkId));
-  const before = await shot(page);
+  const page = await env.open(await env.session('editor-1', networkId));
+  const before = await shot(page, 'menu');
   const rev0 = await revision(page);
   const panel = await openItem(page, 'layout');
   await panel.locator('[data-action="start"]').click();
@@ -172,27 +166,27 @@ test('layout runs ForceAtlas2 in a worker: nodes move and the page keeps answeri
   assert.match(iterations, /Running… [1-9]\d* iterations/);
   await panel.locator('[data-action="stop"]').click();
   await panel.locator('[data-layout-status="stopped"]').waitFor();
-  const after = await shot(page);
+  const after = await shot(page, 'menu');
   assert.ok(countDifferent(before, after) > 500, 'nodes moved');
   assert.ok((await revision(page)) > rev0, 'layout start/stop bump the revision');
   await page.close();
 });
 
 test('templates, shapes and roll-up: read-only layers that change the drawing and can be undone', { skip, timeout: 90_000 }, async () => {
-  const page = await env.embed(await env.session('editor-1', networkId));
+  const page = await env.open(await env.session('editor-1', networkId));
   const t = await openItem(page, 'templates');
   const r0 = await revision(page);
   await t.locator('[data-template="size-by-degree"]').click();
   await page.waitForFunction((r) => (window as unknown as Win).embed.revision > r + 1, r0);
   const info = (await sdk(page, 'network.info')).value as { nodeAttributes: { name: string; type: string }[] };
   assert.ok(info.nodeAttributes.some((a) => a.name === 'Degree' && a.type === 'number'), 'Degree became an attribute');
-  const plain = await shot(page);
+  const plain = await shot(page, 'menu');
 
   const s = await openItem(page, 'shapes');
   await s.locator('select').selectOption('team');
   await s.locator('[data-action="apply-shapes"]').click();
   await s.locator('li', { hasText: 'square:' }).waitFor();
-  const shaped = await shot(page);
+  const shaped = await shot(page, 'menu');
   assert.ok(countDifferent(plain, shaped) > 50, 'shapes drawn');
   let layers = ((await sdk(page, 'state.get')).value as { layers: { operation: string; readOnly?: boolean; id: string }[] }).layers;
   const shapeLayer = layers.find((l) => l.operation === 'Shape');
@@ -205,7 +199,7 @@ test('templates, shapes and roll-up: read-only layers that change the drawing an
   await r.locator('[data-action="rollup"]').click();
   await r.locator('[data-action="expand"]').waitFor();
   assert.match(await r.innerText(), /4 groups/);
-  const rolled = await shot(page);
+  const rolled = await shot(page, 'menu');
   assert.ok(countDifferent(shaped, rolled) > 200, 'roll-up redraws');
   await r.locator('[data-action="expand"]').click();
   await r.locator('[data-action="expand"]').waitFor({ state: 'detached' });
@@ -215,14 +209,14 @@ test('templates, shapes and roll-up: read-only layers that change the drawing an
 });
 
 test('save: disabled with a reason for a View-only user; an Edit user saves and the header shows the view name', { skip, timeout: 90_000 }, async () => {
-  const reader = await env.embed(await env.session('reader-1', networkId));
+  const reader = await env.open(await env.session('reader-1', networkId));
   const panel = await openItem(reader, 'save');
   assert.equal(await panel.locator('[data-action="save"]').isDisabled(), true);
   assert.match(await panel.locator('.nl-reason').innerText(), /needs Edit/);
   assert.equal((await sdk(reader, 'views.save', { name: 'x' })).code, 'NOT_PERMITTED');
   await reader.close();
 
-  const editor = await env.embed(await env.session('editor-1', networkId, { header: 'title' }));
+  const editor = await env.open(await env.session('editor-1', networkId, { header: 'title' }));
   const save = await openItem(editor, 'save');
   await save.locator('[data-action="save"]:not([disabled])').waitFor();
   await save.locator('input[aria-label="View name"]').fill('Menu view');

@@ -1,6 +1,6 @@
 /**
  * How the viewer draws, in Debian's Chromium (software WebGL: SwiftShader), end to end through the real
- * service (browser-harness.ts): which programs and move-time shortcuts it chooses by network size
+ * service (helpers/browser-env.ts): which programs and move-time shortcuts it chooses by network size
  * (render-profile.ts), that the point/line programs draw the network and a color layer changes the
  * drawing, and that camera moves, selections and other changes that draw nothing new cost no full sigma
  * refresh (each one re-processes every node and edge: seconds at 100k nodes / 500k edges) — nor does the
@@ -8,12 +8,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
-import { CHROMIUM, sdk, shot, startHarness, type Harness, type Win } from './browser-harness.ts';
+import { sdk, shot, skipBrowser as skip, startBrowserEnv, viewerFrame, type BrowserEnv, type Win } from './helpers/browser-env.ts';
 import { countDifferent, countNonBackground } from './png.ts';
-
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
 
 /** n nodes in 4 teams around 4 centres, m edges mostly inside a team; directed. */
 function network(n: number, m: number) {
@@ -29,24 +26,23 @@ function network(n: number, m: number) {
   return { nodes, edges };
 }
 
-let h: Harness;
+let env: BrowserEnv;
+const networkIds: string[] = [];
 
 before(async () => {
   if (skip) return;
-  h = await startHarness({ networks: [{ name: 'Small', json: network(40, 60) }, { name: 'Mid-size', json: network(3_000, 22_000) }] });
+  env = await startBrowserEnv();
+  networkIds.push(await env.network('Small', network(40, 60)), await env.network('Mid-size', network(3_000, 22_000)));
+  await env.user('viewer-1', networkIds, { permission: 'Edit' });
 });
 
 after(async () => {
-  await h?.close();
+  await env?.close();
 });
 
 async function embedded(networkIndex: number): Promise<{ page: Page; frame: Frame }> {
-  const sessionId = await h.newSession({ networkIds: [h.networkIds[networkIndex]] });
-  const page = await h.openHost();
-  await page.evaluate((id) => (window as unknown as Win).embedIt(id), sessionId);
-  const frame = page.frames().find((f) => f.url().includes('/embed/'));
-  assert.ok(frame);
-  return { page, frame };
+  const page = await env.open(await env.session('viewer-1', networkIds[networkIndex]));
+  return { page, frame: viewerFrame(page) };
 }
 
 const renderProfile = (frame: Frame) => frame.evaluate(() => (performance.getEntriesByName('netloom:render-profile')[0] as PerformanceMark).detail);

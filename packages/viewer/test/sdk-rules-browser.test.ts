@@ -1,17 +1,14 @@
 /**
  * The SDK's rules end to end in Debian's Chromium (playwright-core), host page on another origin than the
- * service, sessions through the real embedding API (browser-harness.ts): the pending-command limit,
+ * service, sessions through the real embedding API (helpers/browser-env.ts): the pending-command limit,
  * deadlines, cancel, ifRevision, node references (ambiguous, fuzzy, hidden, not_found), nodes.find paging,
  * nodes.get's 100-reference limit, unknown commands, and the ends of a session (revoked before
  * Embed.create, during the token exchange, while idle; inactivity not extended by the status checks).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, sdk, startHarness, type Harness, type Win } from './browser-harness.ts';
-
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+import { sdk, skipBrowser as skip, startBrowserEnv, type BrowserEnv, type Win } from './helpers/browser-env.ts';
 const INACTIVITY_MS = 15_000;
 
 /** 260 nodes: twelve called "Sam" (n0–n11), the rest "Person <i>"; four teams; a ring plus chords. */
@@ -22,23 +19,26 @@ function network() {
   return { nodes, edges };
 }
 
-let h: Harness;
+let h: BrowserEnv;
+let networkId: string;
 
 before(async () => {
   if (skip) return;
   // Status checks every second (the minimum) and a short inactivity limit, so idle ends are seen quickly.
-  h = await startHarness({ env: { NETLOOM_EMBED_STATUS_CHECK_MS: '1000', NETLOOM_EMBED_INACTIVITY_MS: String(INACTIVITY_MS) }, networks: [{ name: 'Rules network', json: network() }] });
+  h = await startBrowserEnv({ env: { NETLOOM_EMBED_STATUS_CHECK_MS: '1000', NETLOOM_EMBED_INACTIVITY_MS: String(INACTIVITY_MS) } });
+  networkId = await h.network('Rules network', network());
+  await h.user('viewer-1', networkId, { permission: 'Edit' });
 });
 
 after(async () => {
   await h?.close();
 });
 
+const newSession = () => h.session('viewer-1', networkId);
+
 async function embedded(): Promise<{ page: Page; sessionId: string }> {
-  const sessionId = await h.newSession();
-  const page = await h.openHost();
-  await page.evaluate((id) => (window as unknown as Win).embedIt(id), sessionId);
-  return { page, sessionId };
+  const sessionId = await newSession();
+  return { page: await h.open(sessionId), sessionId };
 }
 
 test('at most 20 commands pending: the 21st and later reject with RATE_LIMITED at once', { skip, timeout: 30_000 }, async () => {
@@ -191,7 +191,7 @@ test('nodes.find pages 50 by default, at most 200, with coverage and a cursor th
 });
 
 test('nodes.get takes up to 100 references (101 → INVALID_ARGS); an unknown command → UNKNOWN_COMMAND', { skip, timeout: 30_000 }, async () => {
-  const sessionId = await h.newSession();
+  const sessionId = await newSession();
   const page = await h.openHost();
   // A newer SDK talking to this viewer: rewrite one request's command name on its way through the port.
   await page.evaluate(() => {
@@ -202,7 +202,7 @@ test('nodes.get takes up to 100 references (101 → INVALID_ARGS); an unknown co
       return (orig as (...a: unknown[]) => void).call(this, m, ...rest);
     } as typeof orig;
   });
-  await page.evaluate((id) => (window as unknown as Win).embedIt(id), sessionId);
+  await h.embed(page, sessionId);
   const refs = Array.from({ length: 100 }, (_, i) => ({ id: `n${i}` }));
   const hundred = await sdk(page, 'nodes.get', refs);
   assert.equal((hundred.value as unknown[]).length, 100);
@@ -217,7 +217,7 @@ test('nodes.get takes up to 100 references (101 → INVALID_ARGS); an unknown co
 });
 
 test('a revoked session: the page is not framed (410, frame-ancestors \'none\') and Embed.create rejects promptly with SESSION_EXPIRED', { skip, timeout: 30_000 }, async () => {
-  const sessionId = await h.newSession();
+  const sessionId = await newSession();
   await h.api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
   const res = await fetch(`${h.service}/embed/${sessionId}`);
   assert.equal(res.status, 410);
@@ -228,14 +228,7 @@ test('a revoked session: the page is not framed (410, frame-ancestors \'none\') 
   const page = await h.openHost();
   const issued = h.launchTokensIssued.length;
   const t0 = Date.now();
-  const out = await page.evaluate(async (id) => {
-    try {
-      await (window as unknown as Win).embedIt(id);
-      return 'loaded';
-    } catch (e) {
-      return (e as { code: string }).code;
-    }
-  }, sessionId);
+  const out = await h.tryEmbed(page, sessionId);
   const ms = Date.now() - t0;
   assert.equal(out, 'SESSION_EXPIRED');
   assert.ok(ms < 5_000, `rejected after ${ms} ms`);
@@ -245,21 +238,14 @@ test('a revoked session: the page is not framed (410, frame-ancestors \'none\') 
 });
 
 test('a session that ends during the token exchange: Embed.create rejects with SESSION_EXPIRED', { skip, timeout: 30_000 }, async () => {
-  const sessionId = await h.newSession();
+  const sessionId = await newSession();
   const page = await h.openHost();
   h.onLaunchToken = async (id) => {
     await h.api('DELETE', `/api/v2/embed/sessions/${id}`);
   };
   try {
     const t0 = Date.now();
-    const out = await page.evaluate(async (id) => {
-      try {
-        await (window as unknown as Win).embedIt(id);
-        return 'loaded';
-      } catch (e) {
-        return (e as { code: string }).code;
-      }
-    }, sessionId);
+    const out = await h.tryEmbed(page, sessionId);
     assert.equal(out, 'SESSION_EXPIRED');
     assert.ok(Date.now() - t0 < 5_000);
   } finally {
