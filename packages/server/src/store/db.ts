@@ -251,9 +251,15 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Da
  * the hot-path queries below run on it without Kysely's per-query machinery.
  */
 type Direct =
-  | { kind: 'sqlite'; raw: DatabaseSync; statements: Map<string, { stmt: StatementSync; row: (values: unknown[]) => unknown }> }
+  | { kind: 'sqlite'; raw: DatabaseSync; statements: Map<string, SqliteStatementEntry> }
   | { kind: 'postgres'; pool: PgPool };
 const direct = new WeakMap<Kysely<Database>, Direct>();
+interface SqliteStatementEntry {
+  stmt: StatementSync;
+  /** The statement's parameters: constants of the compiled query, placeholders replaced per call. */
+  bind: (args: readonly unknown[]) => SQLInputValue[];
+  row: (values: unknown[]) => unknown;
+}
 
 const compiledCache = new Map<string, CompiledQuery>();
 const SENTINEL = '\u0000netloom-param-';
@@ -268,8 +274,14 @@ function compiledFor<R>(db: Kysely<Database>, key: string, build: (db: Kysely<Da
   return compiled;
 }
 
+/** Where each parameter comes from: the index of the argument (placeholder `p(i)`), or -1 (a constant). */
+function argumentSlots(compiled: CompiledQuery): number[] {
+  return compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(SENTINEL) ? Number(v.slice(SENTINEL.length)) : -1));
+}
+
 function bind(compiled: CompiledQuery, args: readonly unknown[]): unknown[] {
-  return compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(SENTINEL) ? args[Number(v.slice(SENTINEL.length))] : v));
+  const slots = argumentSlots(compiled);
+  return compiled.parameters.map((v, i) => (slots[i] >= 0 ? args[slots[i]] : v));
 }
 
 /**
@@ -285,15 +297,21 @@ export function runPreparedSync<R>(
 ): R[] | undefined {
   const d = direct.get(db);
   if (d?.kind !== 'sqlite' || !d.raw.isOpen || d.raw.isTransaction) return undefined;
-  const compiled = compiledFor(db, key, build);
   let prepared = d.statements.get(key);
   if (!prepared) {
+    const compiled = compiledFor(db, key, build);
     const stmt = d.raw.prepare(compiled.sql);
     stmt.setReturnArrays(true);
-    prepared = { stmt, row: rowMaker(stmt.columns().map((c) => c.name)) };
+    const slots = argumentSlots(compiled);
+    const constants = compiled.parameters as SQLInputValue[];
+    prepared = {
+      stmt,
+      bind: (args) => slots.map((j, i) => (j >= 0 ? (args[j] as SQLInputValue) : constants[i])),
+      row: rowMaker(stmt.columns().map((c) => c.name)),
+    };
     d.statements.set(key, prepared);
   }
-  const rows = prepared.stmt.all(...(bind(compiled, args) as SQLInputValue[])) as unknown as unknown[][];
+  const rows = prepared.stmt.all(...prepared.bind(args)) as unknown as unknown[][];
   const out = new Array<R>(rows.length);
   for (let i = 0; i < rows.length; i++) out[i] = prepared.row(rows[i]) as R;
   return out;
