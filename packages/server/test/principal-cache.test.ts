@@ -10,9 +10,10 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, describe, mock, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
 import { sql, type Kysely } from 'kysely';
 import { buildApp } from '../src/app.ts';
-import { openDatabase, type DatabaseHandle } from '../src/store/db.ts';
+import { openDatabase, sqliteFile, type DatabaseHandle } from '../src/store/db.ts';
 import { getCredentialById, readAuthEpoch } from '../src/store/credentials.ts';
 import { createToken } from '../src/domain/credentials.ts';
 import type { Database } from '../src/store/schema.ts';
@@ -141,6 +142,26 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(await readAuthEpoch(db), e0);
       await otherDb.updateTable('users').set({ name: 'Renamed' }).where('id', '=', ownerId).execute();
       assert.ok((await readAuthEpoch(db)) > e0);
+    });
+
+    test('concurrent epoch reads are shared, but a caller never gets a read that started before its call', async () => {
+      const db = t.database.db;
+      const e0 = await readAuthEpoch(db);
+      const p1 = readAuthEpoch(db);
+      if (dialect === 'sqlite') {
+        // committed by another connection while p1 (which read e0) has not delivered yet
+        const raw = new DatabaseSync(sqliteFile(t.config.dataDir), { timeout: 10_000 });
+        raw.prepare('update users set name = ? where id = ?').run('Concurrent', ownerId);
+        raw.close();
+      } else {
+        await otherDb.updateTable('users').set({ name: 'Concurrent' }).where('id', '=', ownerId).execute();
+      }
+      const p2 = readAuthEpoch(db);
+      const p3 = readAuthEpoch(db);
+      const [v1, v2, v3] = await Promise.all([p1, p2, p3]);
+      if (dialect === 'sqlite') assert.equal(v1, e0, 'p1 read before the change');
+      assert.ok(v2 > e0, `the change is seen by a read asked for after it (${e0} → ${v2})`);
+      assert.equal(v3, v2, 'callers waiting meanwhile share one read');
     });
 
     test('lastUsedAt is still written (at most once a minute) while the principal is served from the cache', async () => {

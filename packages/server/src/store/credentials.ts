@@ -117,13 +117,45 @@ export async function findCredentialByPrefix(db: Kysely<Database>, prefix: strin
 
 const epochQuery = (db: Kysely<Database>) => db.selectFrom('auth_epoch').select('v').where('id', '=', 1);
 
+interface EpochReads {
+  /** The read under way, if any. */
+  inFlight: Promise<number> | null;
+  /** The read that starts when the one under way ends, shared by everyone who asked meanwhile. */
+  next: Promise<number> | null;
+}
+const epochReads = new WeakMap<Kysely<Database>, EpochReads>();
+
+function startEpochRead(db: Kysely<Database>, reads: EpochReads): Promise<number> {
+  const p = runPrepared(db, 'readAuthEpoch', epochQuery, []).then(([r]) => Number(r?.v ?? 0));
+  reads.inFlight = p;
+  const done = () => {
+    if (reads.inFlight === p) reads.inFlight = null;
+  };
+  p.then(done, done);
+  return p;
+}
+
 /**
  * The authentication epoch (migration 0004): increases with every committed change that can alter a
  * principal. Read at the start of each authenticated request to validate the principal cache.
+ *
+ * The value returned always comes from a read that started after the call, so it reflects every
+ * change committed before it; concurrent callers share reads (PostgreSQL: one round trip serves every
+ * request that arrived while the previous one was under way, instead of one per request). A caller
+ * arriving while a read is under way — which may have started before it — waits for the next one.
  */
-export async function readAuthEpoch(db: Kysely<Database>): Promise<number> {
-  const [r] = await runPrepared(db, 'readAuthEpoch', epochQuery, []);
-  return Number(r?.v ?? 0);
+export function readAuthEpoch(db: Kysely<Database>): Promise<number> {
+  let reads = epochReads.get(db);
+  if (!reads) epochReads.set(db, (reads = { inFlight: null, next: null }));
+  const current = reads.inFlight;
+  if (current === null) return startEpochRead(db, reads);
+  const r = reads;
+  const after = () => {
+    r.next = null;
+    return startEpochRead(db, r);
+  };
+  r.next ??= current.then(after, after);
+  return r.next;
 }
 
 /** `readAuthEpoch` without a promise when the synchronous SQLite path applies (see runPreparedSync), else undefined. */
