@@ -43,7 +43,7 @@ export interface LayerIdResult { layerId: string }
 export interface OkResult { ok: true }
 
 export const COMMANDS = {
-  'session.info': cmd<None, SessionInfo>()({ summary: 'Display name, capabilities, network scope, `ui`, header and expiry of the session.', changesState: false }),
+  'session.info': cmd<None, SessionInfo>()({ summary: 'Display name, capabilities, network scope, `ui`, header and expiry of the session, read from the service at each call (`capabilities.chat` is `off` while the organization\'s AI chat is switched off or its allowance is spent, `capabilities.chatReason` says which; see embedding-api.md).', changesState: false }),
   'state.get': cmd<None, ViewerState>()({ summary: 'The viewer state: network, open view, dirty flag, layers, selection, visible node count, revision.', changesState: false }),
   'network.info': cmd<None, NetworkInfo>()({ summary: 'Name, node and edge counts, node attribute names and types.', changesState: false }),
   'views.list': cmd<None, ViewSummary[]>()({ summary: 'The network\'s saved views.', changesState: false }),
