@@ -21,7 +21,8 @@
  * increase in the same transaction as every change able to alter a principal (revocation, scopes,
  * user status or plan, membership, organization), whichever process or server instance makes it. Each
  * authentication reads the epoch first (one primary-key read: on SQLite a synchronous statement, no
- * Kysely) and drops the whole cache when it moved, so a revocation — also by `netloom tokens revoke` in
+ * Kysely; on PostgreSQL one round trip shared by the requests that arrived while the previous one was
+ * under way, see readAuthEpoch) and drops the whole cache when it moved, so a revocation — also by `netloom tokens revoke` in
  * another process, or by another server on the same PostgreSQL — is effective on the very next request.
  * A cache hit still verifies the presented secret: SHA-256 compared in constant time with the stored
  * hash, exactly like the database path; unknown or invalid credentials are never cached.
