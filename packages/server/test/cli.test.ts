@@ -98,7 +98,9 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal((await cli(t.env, ['tokens', 'list', '--email', 'ann@example.com'])).out instanceof Array, true);
 
       assert.equal(((await cli(t.env, ['users', 'set-plan', '--email', 'ann@example.com', '--plan', 'partner'])).out as { plan: string }).plan, 'partner');
-      assert.equal(((await cli(t.env, ['users', 'suspend', '--email', 'bob@example.com'])).out as { status: string }).status, 'suspended');
+      const suspended = await cli(t.env, ['users', 'suspend', '--email', 'bob@example.com']);
+      assert.equal(suspended.code, 0, JSON.stringify(suspended.err));
+      assert.equal((suspended.out as { status: string }).status, 'suspended');
 
       const m = await cli(t.env, ['migrate']);
       assert.equal(m.code, 0);

@@ -41,7 +41,8 @@ export async function up(db: AnyDb): Promise<void> {
     await sql`
       CREATE FUNCTION netloom_bump_auth_epoch() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        UPDATE auth_epoch SET v = v + 1 WHERE id = 1;
+        -- the counter next to the changed table, whatever the session's search_path
+        EXECUTE format('UPDATE %I.auth_epoch SET v = v + 1 WHERE id = 1', TG_TABLE_SCHEMA);
         RETURN NULL;
       END
       $$`.execute(db);
