@@ -103,6 +103,8 @@ for (const dialect of DIALECTS) {
       for (const q of ['limit=501', 'limit=0', 'offset=-1', 'status=gone', 'limit=abc']) {
         assert.equal((await f.host('GET', `/api/v2/embed/users?${q}`)).statusCode, 400, q);
       }
+      const badStatus = (await f.host('GET', '/api/v2/embed/users?status=gone')).json();
+      assert.deepEqual(badStatus.errors, [{ path: '/query/status', message: 'must be one of "active", "deactivated"' }]);
       const members = await f.host('GET', '/api/v2/organization/members');
       assert.equal(members.statusCode, 200, members.body);
       const m = members.json().members;

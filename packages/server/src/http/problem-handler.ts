@@ -16,6 +16,14 @@ interface AjvError {
 /** Turns Ajv errors into our problem items with JSON pointers and readable messages. */
 export function ajvToProblems(errors: AjvError[], context: string | undefined): ProblemItem[] {
   const prefix = context === 'body' || !context ? '' : `/${context === 'querystring' ? 'query' : context}`;
+  // a union of literals (TypeBox Union of Literal → anyOf of const) fails on every branch: collect the
+  // allowed values per path so the message lists them all
+  const consts = new Map<string, unknown[]>();
+  for (const e of errors) {
+    if (e.keyword !== 'const' || !e.params || !('allowedValue' in e.params)) continue;
+    const at = prefix + (e.instancePath ?? '');
+    consts.set(at, [...(consts.get(at) ?? []), e.params.allowedValue]);
+  }
   const seen = new Set<string>();
   const out: ProblemItem[] = [];
   for (const e of errors) {
@@ -31,7 +39,8 @@ export function ajvToProblems(errors: AjvError[], context: string | undefined): 
     } else if (e.keyword === 'enum' && Array.isArray(p.allowedValues)) {
       message = `must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     } else if (e.keyword === 'const' && 'allowedValue' in p) {
-      message = `must be ${JSON.stringify(p.allowedValue)}`;
+      const allowed = consts.get(path) ?? [p.allowedValue];
+      message = allowed.length > 1 ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : `must be ${JSON.stringify(allowed[0])}`;
     }
     const key = `${path}\u0000${e.keyword}`;
     if (seen.has(path) && (e.keyword === 'anyOf' || e.keyword === 'const' || e.keyword === 'type')) continue;
@@ -40,7 +49,7 @@ export function ajvToProblems(errors: AjvError[], context: string | undefined): 
     seen.add(key);
     out.push({ path, message });
   }
-  // collapse anyOf-of-consts into one "must be one of" message per path
+  // one problem per path (the first, most specific one)
   const byPath = new Map<string, ProblemItem>();
   for (const item of out) if (!byPath.has(item.path)) byPath.set(item.path, item);
   return [...byPath.values()];
