@@ -2,7 +2,8 @@
  * Versioned migrations. The list is static (no folder scan): add a module, then add it here with a name
  * that sorts after the previous ones. `migrate(db)` runs at server start and by `netloom migrate`; it is
  * idempotent and safe to run from several processes (PostgreSQL: Kysely takes an advisory lock; SQLite:
- * the migration transaction is BEGIN IMMEDIATE, and a concurrent runner's busy error is retried).
+ * the migration transaction is BEGIN IMMEDIATE, and a concurrent runner's busy error is retried; see
+ * isTransient for the other retried failure).
  */
 import { sql, Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Database } from '../schema.ts';
@@ -30,9 +31,16 @@ export interface MigrateResult {
   current: string | null;
 }
 
-function isBusy(err: unknown): boolean {
+/**
+ * Transient failures worth another attempt: SQLite busy (a concurrent runner), and PostgreSQL 3F000
+ * "schema does not exist" — Kysely's table-existence check introspects every schema of the database
+ * (`has_schema_privilege(nspname, …)`), which fails when another schema is dropped while it runs (other
+ * test runs do that; our own schema is created before migrating and never dropped under us).
+ */
+function isTransient(err: unknown): boolean {
   const errcode = (err as { errcode?: number } | null)?.errcode;
-  return typeof errcode === 'number' && (errcode & 0xff) === 5; // SQLITE_BUSY and its extended codes
+  if (typeof errcode === 'number' && (errcode & 0xff) === 5) return true; // SQLITE_BUSY and its extended codes
+  return (err as { code?: unknown } | null)?.code === '3F000';
 }
 
 /** Brings the schema to the latest version. Throws on failure (with the failing migration named). */
@@ -45,7 +53,7 @@ export async function migrate(db: Kysely<Database>): Promise<MigrateResult> {
   let result: MigrationResultSet | undefined;
   for (let attempt = 0; ; attempt++) {
     result = await migrator.migrateToLatest();
-    if (!result.error || !isBusy(result.error) || attempt >= 20) break;
+    if (!result.error || !isTransient(result.error) || attempt >= 20) break;
     await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
   }
   const failed = result.results?.find((r) => r.status === 'Error');
