@@ -1,5 +1,5 @@
 /**
- * Request loggers (app.ts requestLoggerFactory): at LOG_LEVEL=warn the per-request child logger is made
+ * Request loggers (http/request-logger.ts requestLoggerFactory): at LOG_LEVEL=warn the per-request child logger is made
  * only when something is logged, and what is logged still carries the request id and is redacted; at
  * info the factory returns pino's own child.
  */
@@ -8,7 +8,8 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import { loggerOptions, requestLoggerFactory } from '../src/app.ts';
+import { loggerOptions } from '../src/app.ts';
+import { requestLoggerFactory } from '../src/http/request-logger.ts';
 import { loadConfig } from '../src/config.ts';
 
 function capture(level: string): { logger: FastifyBaseLogger; lines: () => Record<string, unknown>[] } {

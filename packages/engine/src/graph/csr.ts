@@ -35,6 +35,14 @@ export interface ArcList {
   length: number;
 }
 
+/** Counting-sort offsets: off[k]..off[k+1] is the slice of bucket k for the first `len` keys (0 ≤ key < n). */
+function bucketOffsets(keys: Int32Array, len: number, n: number): Int32Array {
+  const off = new Int32Array(n + 1);
+  for (let i = 0; i < len; i++) off[keys[i] + 1]++;
+  for (let k = 0; k < n; k++) off[k + 1] += off[k];
+  return off;
+}
+
 /**
  * Builds sorted, merged CSR rows from arcs (each arc u->v listed once; the caller adds both directions
  * for undirected graphs). Weights of duplicate (u,v) arcs are summed (in arc order) when `sumWeights`,
@@ -48,9 +56,7 @@ export function arcsToCsr(n: number, arcs: ArcList, sumWeights: boolean): { off:
   const len = arcs.length;
   const { src, dst } = arcs;
   // pass 1: the sources (and weights) of the arcs in target order
-  const byDst = new Int32Array(n + 1);
-  for (let i = 0; i < len; i++) byDst[dst[i] + 1]++;
-  for (let v = 0; v < n; v++) byDst[v + 1] += byDst[v];
+  const byDst = bucketOffsets(dst, len, n);
   const src1 = new Int32Array(len);
   const w1 = sumWeights ? new Float64Array(len) : null;
   {
@@ -67,9 +73,7 @@ export function arcsToCsr(n: number, arcs: ArcList, sumWeights: boolean): { off:
     }
   }
   // pass 2: by source; walking targets in increasing order keeps each row sorted
-  const bySrc = new Int32Array(n + 1);
-  for (let i = 0; i < len; i++) bySrc[src[i] + 1]++;
-  for (let u = 0; u < n; u++) bySrc[u + 1] += bySrc[u];
+  const bySrc = bucketOffsets(src, len, n);
   const adj0 = new Int32Array(len);
   const w0 = w1 ? new Float64Array(len) : null;
   {
