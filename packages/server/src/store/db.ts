@@ -256,32 +256,34 @@ type Direct =
 const direct = new WeakMap<Kysely<Database>, Direct>();
 interface SqliteStatementEntry {
   stmt: StatementSync;
-  /** The statement's parameters: constants of the compiled query, placeholders replaced per call. */
-  bind: (args: readonly unknown[]) => SQLInputValue[];
+  query: PreparedQuery;
   row: (values: unknown[]) => unknown;
 }
 
-const compiledCache = new Map<string, CompiledQuery>();
+/** A hot-path query compiled once per dialect, with where each of its parameters comes from. */
+interface PreparedQuery {
+  compiled: CompiledQuery;
+  /** Per parameter: the index of the argument (placeholder `p(i)`), or -1 (a constant of the query). */
+  slots: number[];
+}
+const compiledCache = new Map<string, PreparedQuery>();
 const SENTINEL = '\u0000netloom-param-';
 
-function compiledFor<R>(db: Kysely<Database>, key: string, build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<R> }): CompiledQuery<R> {
+function compiledFor<R>(db: Kysely<Database>, key: string, build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<R> }): PreparedQuery {
   const cacheKey = `${dialectOf(db)}:${key}`;
-  let compiled = compiledCache.get(cacheKey) as CompiledQuery<R> | undefined;
-  if (!compiled) {
-    compiled = build(db, (i) => `${SENTINEL}${i}`).compile();
-    compiledCache.set(cacheKey, compiled);
+  let query = compiledCache.get(cacheKey);
+  if (!query) {
+    const compiled = build(db, (i) => `${SENTINEL}${i}`).compile() as CompiledQuery;
+    const slots = compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(SENTINEL) ? Number(v.slice(SENTINEL.length)) : -1));
+    compiledCache.set(cacheKey, (query = { compiled, slots }));
   }
-  return compiled;
+  return query;
 }
 
-/** Where each parameter comes from: the index of the argument (placeholder `p(i)`), or -1 (a constant). */
-function argumentSlots(compiled: CompiledQuery): number[] {
-  return compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(SENTINEL) ? Number(v.slice(SENTINEL.length)) : -1));
-}
-
-function bind(compiled: CompiledQuery, args: readonly unknown[]): unknown[] {
-  const slots = argumentSlots(compiled);
-  return compiled.parameters.map((v, i) => (slots[i] >= 0 ? args[slots[i]] : v));
+/** The query's parameters for these arguments: placeholders replaced, constants kept. */
+function bindArgs(query: PreparedQuery, args: readonly unknown[]): unknown[] {
+  const { slots, compiled } = query;
+  return slots.map((j, i) => (j >= 0 ? args[j] : compiled.parameters[i]));
 }
 
 /**
@@ -299,19 +301,13 @@ export function runPreparedSync<R>(
   if (d?.kind !== 'sqlite' || !d.raw.isOpen || d.raw.isTransaction) return undefined;
   let prepared = d.statements.get(key);
   if (!prepared) {
-    const compiled = compiledFor(db, key, build);
-    const stmt = d.raw.prepare(compiled.sql);
+    const query = compiledFor(db, key, build);
+    const stmt = d.raw.prepare(query.compiled.sql);
     stmt.setReturnArrays(true);
-    const slots = argumentSlots(compiled);
-    const constants = compiled.parameters as SQLInputValue[];
-    prepared = {
-      stmt,
-      bind: (args) => slots.map((j, i) => (j >= 0 ? (args[j] as SQLInputValue) : constants[i])),
-      row: rowMaker(stmt.columns().map((c) => c.name)),
-    };
+    prepared = { stmt, query, row: rowMaker(stmt.columns().map((c) => c.name)) };
     d.statements.set(key, prepared);
   }
-  const rows = prepared.stmt.all(...prepared.bind(args)) as unknown as unknown[][];
+  const rows = prepared.stmt.all(...(bindArgs(prepared.query, args) as SQLInputValue[])) as unknown as unknown[][];
   const out = new Array<R>(rows.length);
   for (let i = 0; i < rows.length; i++) out[i] = prepared.row(rows[i]) as R;
   return out;
@@ -348,9 +344,9 @@ export async function runPrepared<R>(
     const rows = runPreparedSync(db, key, build, args);
     if (rows) return rows;
   }
-  const compiled = compiledFor(db, key, build);
-  const parameters = bind(compiled, args);
-  if (d?.kind === 'postgres') return (await d.pool.query({ name: `netloom_${key}`, text: compiled.sql, values: parameters })).rows as R[];
-  const res = await db.executeQuery<R>({ ...compiled, parameters });
+  const query = compiledFor(db, key, build);
+  const parameters = bindArgs(query, args);
+  if (d?.kind === 'postgres') return (await d.pool.query({ name: `netloom_${key}`, text: query.compiled.sql, values: parameters })).rows as R[];
+  const res = await db.executeQuery<R>({ ...(query.compiled as CompiledQuery<R>), parameters });
   return res.rows;
 }
