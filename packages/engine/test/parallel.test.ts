@@ -73,7 +73,7 @@ function splitRun(metric: string, network: NetworkJSON, directed: boolean, param
       else for (let j = 0; j < arr.length; j++) summed[k][j] += arr[j];
     });
   }
-  return runFinish(metric, network, directed, params, Infinity, summed, Date.now());
+  return runFinish(metric, network, directed, params, Infinity, summed, performance.now());
 }
 
 test('split source loops equal the single run (betweenness, closeness, harmonic, load; exact and sampled)', () => {

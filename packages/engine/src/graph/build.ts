@@ -5,7 +5,8 @@
  * - parallel (and, undirected, reciprocal) edges merge; with weights their weights are summed,
  *   without weights a merged edge counts once;
  * - weight from edge attribute `weight` (`metricEdgeWeights: true`) or a named attribute; a missing value
- *   counts as 1; a non-numeric or negative value is 400 naming the edge;
+ *   counts as 1; a non-numeric or negative value is 400 naming the edge, and so are parallel edges whose
+ *   summed weight exceeds the largest Number (1e308 + 1e308);
  * - self-loops kept or dropped as the metric needs.
  */
 import { type Graph, type ArcList, arcsToCsr } from './csr.ts';
@@ -123,6 +124,7 @@ export function buildGraph(network: NetworkJSON, opts: BuildOptions): Graph {
   }
   const arcs: ArcList = { src, dst, w, length: len };
   const out = arcsToCsr(n, arcs, weighted);
+  if (weighted) refuseInfiniteSums(network, index, out, opts.weight as string);
   let selfLoops = 0;
   if (keepLoops) {
     for (let u = 0; u < n; u++) {
@@ -152,4 +154,20 @@ export function buildGraph(network: NetworkJSON, opts: BuildOptions): Graph {
     inAdj: inn.adj,
     inW: inn.w,
   };
+}
+
+/** Merged parallel edges whose weights sum to Infinity: 400 naming one of them. */
+function refuseInfiniteSums(network: NetworkJSON, index: IdIndex, csr: { off: Int32Array; adj: Int32Array; w: Float64Array }, attr: string): void {
+  for (let u = 0; u + 1 < csr.off.length; u++) {
+    for (let p = csr.off[u]; p < csr.off[u + 1]; p++) {
+      if (Number.isFinite(csr.w[p])) continue;
+      const v = csr.adj[p];
+      const edges = network.edges ?? [];
+      let e = edges.findIndex((x) => (index.get(x.source) === u && index.get(x.target) === v) || (index.get(x.source) === v && index.get(x.target) === u));
+      if (e < 0) e = 0;
+      const path = `/networkJSON/edges/${e}/attributes/${attr}`;
+      const message = `edge ${JSON.stringify(String(edges[e]?.id))}: the weights of the parallel edges between its endpoints sum to more than the largest Number (about 1.8e308); scale the weights down`;
+      throw new EngineError('INVALID_ARGS', `${path.slice(1).replaceAll('/', '.')}: ${message}`, [{ path, message }]);
+    }
+  }
 }

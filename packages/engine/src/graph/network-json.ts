@@ -78,11 +78,14 @@ function checkAttributes(attrs: unknown, path: string, problems: NetworkProblem[
     }
     if (v === null || v === '') {
       delete attrs[key];
+    } else if (typeof v === 'boolean') {
+      // a Boolean is stored as the String "true"/"false" (categorical; Gephi sends Boolean columns)
+      attrs[key] = v ? 'true' : 'false';
     } else if (typeof v === 'number') {
       if (!Number.isFinite(v) && problems.length < cap) problems.push({ path: `${path}/${esc(key)}`, message: 'numeric attribute values must be finite' });
     } else if (typeof v !== 'string') {
       if (problems.length < cap) {
-        problems.push({ path: `${path}/${esc(key)}`, message: `attribute values must be a String or a Number, got ${Array.isArray(v) ? 'an array' : typeof v}` });
+        problems.push({ path: `${path}/${esc(key)}`, message: `attribute values must be a String, a Number or a Boolean, got ${Array.isArray(v) ? 'an array' : typeof v}` });
       }
     }
   }

@@ -3,14 +3,15 @@
  * (NetworkX `load_centrality`), unweighted (BFS) and weighted (Dijkstra, weights as distances).
  *
  * Contract (for splitting sources across worker threads):
- *   brandes(g, sources, out[, checkpoint]) / load(g, sources, out[, checkpoint])
+ *   brandes(g, sources, out[, checkpoint[, progress]]) / load(g, sources, out[, checkpoint[, progress]])
  * ADD, for every source s in `sources`, the raw dependencies of that source into `out` (length g.n):
  *   betweenness: out[v] += δ_s(v) = Σ_{t ≠ s,v} σ_st(v)/σ_st   (v ≠ s; NetworkX `_accumulate_basic`)
  *   load:        out[v] += θ_s(v) − 1 over nodes reached from s (NetworkX `_node_betweenness`)
  * No scaling is applied (the metric layer rescales like NetworkX `_rescale`). Running on disjoint
  * subsets of sources and summing the `out` arrays equals one run over all sources (up to float
  * summation order). Scratch arrays are allocated once per call; nothing is allocated per source and
- * only touched entries are reset. `checkpoint` is called between sources (throws to cancel).
+ * only touched entries are reset. `checkpoint` is called between sources (throws to cancel);
+ * `progress(done, total)` (kernels/progress.ts) reports sources done of `sources.length`.
  *
  * Shortest-path DAG: arc v→w (out-arcs; undirected graphs: both directions) is on it when
  * d(w) = d(v) + w(v,w) with exact float comparison, like NetworkX; with zero-weight arcs only arcs
@@ -18,87 +19,64 @@
  * depends on its heap order). Self-loops never lie on a shortest path.
  *
  * The backward pass uses the successor form: coefficient c(w) = (1 + δ(w)) / σ(w) is computed once per
- * node, and δ(v) = σ(v) · Σ_{w ∈ succ(v)} c(w). BFS variants record the DAG successor lists during the
- * forward pass (sequential Int32 writes, one slot per arc allocated once; the forward loop touches only
- * `dist`), then σ (or the predecessor counts of load) is summed along the recorded DAG in BFS order, and
- * the backward pass reads only DAG arcs; Dijkstra variants re-read the out-rows (DAG membership is final only after settling).
+ * node, and δ(v) = σ(v) · Σ_{w ∈ succ(v)} c(w). BFS variants (betweenness and load alike) build and walk
+ * the DAG with `BfsDag` (bfs-dag.ts: level-synchronous, direction-optimising forward pass, DAG arcs
+ * recorded once, backward walk over DAG arcs only) on the graph relabelled for locality; Dijkstra
+ * variants re-read the out-rows (DAG membership is final only after settling).
+ *
+ * Deviation: float sums run in another order than NetworkX's (results agree to ~1e-15 relative).
+ *
+ * References: Brandes 2001 doi:10.1080/0022250X.2001.9990249; Beamer, Asanović & Patterson 2012
+ * doi:10.1109/SC.2012.50 (direction-optimising BFS); docs/metrics.md (betweennessCentrality,
+ * loadCentrality).
  */
 import type { Graph } from '../graph/csr.ts';
-import { dijkstraQueue, type Checkpoint } from './sssp.ts';
+import { allNodes, dijkstraQueue, localityOrder, type Checkpoint } from './sssp.ts';
+import { BfsDag, relabeled, type Adjacency } from './bfs-dag.ts';
+import type { Progress } from './progress.ts';
 
 /** Shortest-path betweenness dependencies, BFS when `g.weighted` is false, Dijkstra otherwise. */
-export function brandes(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint): void {
-  if (g.weighted) brandesDijkstra(g, sources, out, checkpoint);
-  else brandesBfs(g, sources, out, checkpoint);
+export function brandes(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint, progress?: Progress): void {
+  if (g.weighted) brandesDijkstra(g, sources, out, checkpoint, progress);
+  else bfsSourceLoop(g, sources, out, false, checkpoint, progress);
+  if (progress) progress(sources.length, sources.length);
 }
 
 /** Load (Newman 2001 / Goh et al. 2001) dependencies as NetworkX `load_centrality`. */
-export function load(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint): void {
-  if (g.weighted) loadDijkstra(g, sources, out, checkpoint);
-  else loadBfs(g, sources, out, checkpoint);
+export function load(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint, progress?: Progress): void {
+  if (g.weighted) loadDijkstra(g, sources, out, checkpoint, progress);
+  else bfsSourceLoop(g, sources, out, true, checkpoint, progress);
+  if (progress) progress(sources.length, sources.length);
 }
 
-export function brandesBfs(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint): void {
-  const n = g.n;
-  const off = g.outOff;
-  const adj = g.outAdj;
-  const dist = new Int32Array(n).fill(-1);
-  const sigma = new Float64Array(n);
-  const coef = new Float64Array(n);
-  const queue = new Int32Array(n);
-  // DAG successor lists in BFS order: the successors of queue[i] are dag[dagStart[i]..dagStart[i+1])
-  const dagStart = new Int32Array(n + 1);
-  const dag = new Int32Array(adj.length);
-  for (let si = 0; si < sources.length; si++) {
-    if (checkpoint) checkpoint();
-    const s = sources[si];
-    dist[s] = 0;
-    sigma[s] = 1;
-    queue[0] = s;
-    let head = 0;
-    let tail = 1;
-    let k = 0;
-    while (head < tail) {
-      dagStart[head] = k;
-      const v = queue[head++];
-      const nd = dist[v] + 1;
-      for (let p = off[v], e = off[v + 1]; p < e; p++) {
-        const w = adj[p];
-        let dw = dist[w];
-        if (dw < 0) {
-          dist[w] = dw = nd;
-          queue[tail++] = w;
-        }
-        // branch-free: DAG arc iff dw === nd (both ≥ 0 here); this test is a coin flip for the CPU
-        dag[k] = w;
-        k += ((dw ^ nd) - 1) >>> 31;
-      }
-    }
-    dagStart[tail] = k;
-    // σ along the recorded DAG in BFS order (each node's predecessors come before it in the queue, and
-    // in the same order as the forward pass would have added them): touches DAG arcs only, sequentially
-    for (let i = 0; i < tail; i++) {
-      const sv = sigma[queue[i]];
-      for (let p = dagStart[i], e = dagStart[i + 1]; p < e; p++) sigma[dag[p]] += sv;
-    }
-    for (let i = tail - 1; i > 0; i--) {
-      const v = queue[i];
-      let acc = 0;
-      for (let p = dagStart[i], e = dagStart[i + 1]; p < e; p++) acc += coef[dag[p]];
-      const delta = sigma[v] * acc;
-      out[v] += delta;
-      coef[v] = (1 + delta) / sigma[v];
-    }
-    for (let i = 0; i < tail; i++) {
-      const v = queue[i];
-      dist[v] = -1;
-      sigma[v] = 0;
-      coef[v] = 0;
-    }
+/** Relabel the graph for locality (bfs-dag.ts `relabeled`) from this many sources: it costs about one search. */
+const RELABEL_MIN_SOURCES = 16;
+
+/** Unweighted betweenness (`load` false) or load (`load` true): one BfsDag forward pass and backward walk per source. */
+function bfsSourceLoop(g: Graph, sources: Int32Array, out: Float64Array, load: boolean, checkpoint?: Checkpoint, progress?: Progress): void {
+  let adj: Adjacency = g;
+  let src = sources;
+  let acc = out;
+  let order: Int32Array | null = null;
+  if (sources.length >= RELABEL_MIN_SOURCES && g.n > 1) {
+    order = localityOrder(g, allNodes(g.n));
+    adj = relabeled(g, order);
+    const id = new Int32Array(g.n);
+    for (let i = 0; i < g.n; i++) id[order[i]] = i;
+    src = sources.map((s) => id[s]);
+    acc = new Float64Array(g.n);
   }
+  const dag = new BfsDag(adj);
+  for (let si = 0; si < src.length; si++) {
+    if (checkpoint) checkpoint();
+    if (progress) progress(si, src.length);
+    dag.build(src[si], load);
+    dag.accumulate(acc, load);
+  }
+  if (order) for (let i = 0; i < g.n; i++) out[order[i]] += acc[i];
 }
 
-export function brandesDijkstra(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint): void {
+function brandesDijkstra(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint, progress?: Progress): void {
   const n = g.n;
   const off = g.outOff;
   const adj = g.outAdj;
@@ -112,6 +90,7 @@ export function brandesDijkstra(g: Graph, sources: Int32Array, out: Float64Array
   const heap = dijkstraQueue(n, wt);
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
+    if (progress) progress(si, sources.length);
     const s = sources[si];
     let cnt = 0;
     let nt = 0;
@@ -170,59 +149,7 @@ export function brandesDijkstra(g: Graph, sources: Int32Array, out: Float64Array
  * predecessor list). Finally θ − 1 per reached node. Successor form: c(w) = θ(w)/|pred(w)|, or 0 when
  * the source is a predecessor of w; θ(v) = 1 + Σ_{w ∈ succ(v)} c(w).
  */
-export function loadBfs(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint): void {
-  const n = g.n;
-  const off = g.outOff;
-  const adj = g.outAdj;
-  const dist = new Int32Array(n).fill(-1);
-  const npred = new Float64Array(n);
-  const coef = new Float64Array(n);
-  const queue = new Int32Array(n);
-  const dagStart = new Int32Array(n + 1);
-  const dag = new Int32Array(adj.length);
-  for (let si = 0; si < sources.length; si++) {
-    if (checkpoint) checkpoint();
-    const s = sources[si];
-    dist[s] = 0;
-    queue[0] = s;
-    let head = 0;
-    let tail = 1;
-    let k = 0;
-    while (head < tail) {
-      dagStart[head] = k;
-      const v = queue[head++];
-      const nd = dist[v] + 1;
-      for (let p = off[v], e = off[v + 1]; p < e; p++) {
-        const w = adj[p];
-        let dw = dist[w];
-        if (dw < 0) {
-          dist[w] = dw = nd;
-          queue[tail++] = w;
-        }
-        dag[k] = w;
-        k += ((dw ^ nd) - 1) >>> 31;
-      }
-    }
-    dagStart[tail] = k;
-    for (let p = 0; p < k; p++) npred[dag[p]] += 1; // DAG in-degrees, from the recorded arcs only
-    for (let i = tail - 1; i >= 0; i--) {
-      const v = queue[i];
-      let acc = 0;
-      for (let p = dagStart[i], e = dagStart[i + 1]; p < e; p++) acc += coef[dag[p]];
-      out[v] += acc; // θ(v) − 1
-      // distance-1 nodes have the source as (only) predecessor: they hand nothing on
-      coef[v] = dist[v] === 1 ? 0 : (1 + acc) / npred[v];
-    }
-    for (let i = 0; i < tail; i++) {
-      const v = queue[i];
-      dist[v] = -1;
-      npred[v] = 0;
-      coef[v] = 0;
-    }
-  }
-}
-
-export function loadDijkstra(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint): void {
+function loadDijkstra(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint, progress?: Progress): void {
   const n = g.n;
   const off = g.outOff;
   const adj = g.outAdj;
@@ -237,6 +164,7 @@ export function loadDijkstra(g: Graph, sources: Int32Array, out: Float64Array, c
   const heap = dijkstraQueue(n, wt);
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
+    if (progress) progress(si, sources.length);
     const s = sources[si];
     let cnt = 0;
     let nt = 0;

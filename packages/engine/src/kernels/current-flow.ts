@@ -16,11 +16,15 @@
  * Jacobi-preconditioned conjugate gradient per column (relative residual 1e-13), O(N) memory,
  * checkpoint between columns.
  *
+ * Progress (`currentFlowClosenessAll`, kernels/progress.ts): units are nodes — a component's nodes count
+ * as done when it is solved; with the CG solver each solved column counts as one node on the way.
+ *
  * Contract: `nodes` are the component's node indices (connected through arcs of positive weight,
  * each listed once); `out[nodes[i]]` is written for each i. Arcs to nodes outside `nodes`, self-loops
  * and zero-weight arcs are ignored (they carry no current).
  */
 import type { Graph } from '../graph/csr.ts';
+import type { Progress } from './progress.ts';
 import type { Checkpoint } from './sssp.ts';
 import { inverseDiagonal, ldlFactor, ldlSolve, type SymMatrix } from './sparse-ldl.ts';
 
@@ -90,16 +94,23 @@ export function currentFlowCloseness(
   checkpoint?: Checkpoint,
   solver: CfSolver = 'direct',
   maxDense = MAX_DENSE,
+  column?: (solved: number) => void,
 ): void {
   const N = nodes.length;
   if (N < 2) return;
   const L = localLaplacian(g, nodes, local);
   const Cxx = new Float64Array(N); // diagonal of the grounded inverse (0 at the ground)
   const C1 = new Float64Array(N); // row sums of the grounded inverse (0 at the ground)
-  if (solver === 'cg' || !directSolve(L, Cxx, C1, checkpoint, maxDense)) cgSolve(L, Cxx, C1, checkpoint);
+  if (solver === 'cg' || !directSolve(L, Cxx, C1, checkpoint, maxDense)) cgSolve(L, Cxx, C1, checkpoint, column);
   let tr = 0;
   for (let i = 0; i < N; i++) tr += Cxx[i];
-  for (let i = 0; i < N; i++) out[nodes[i]] = 1 / (N * Cxx[i] + tr - 2 * C1[i]);
+  for (let i = 0; i < N; i++) {
+    const x = 1 / (N * Cxx[i] + tr - 2 * C1[i]);
+    // a positive definite system gives positive finite values; anything else means the conductances
+    // spanned more than double precision can resolve (the caller refuses such weights)
+    if (!(x > 0 && x < Infinity)) throw new RangeError('current-flow closeness: the grounded Laplacian is numerically singular');
+    out[nodes[i]] = x;
+  }
 }
 
 /** The grounded Laplacian (ground row/column removed) as a SymMatrix over reduced indices. */
@@ -166,7 +177,7 @@ function matvec(L: LocalLaplacian, x: Float64Array, y: Float64Array): void {
   y[ground] = 0;
 }
 
-function cgSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpoint?: Checkpoint): void {
+function cgSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpoint?: Checkpoint, column?: (solved: number) => void): void {
   const { N, ground, diag } = L;
   const x = new Float64Array(N);
   const r = new Float64Array(N);
@@ -221,6 +232,7 @@ function cgSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpo
   for (let j = 0; j < N; j++) {
     if (j === ground) continue;
     if (checkpoint) checkpoint();
+    if (column) column(j);
     b.fill(0);
     b[j] = 1;
     solve();
@@ -234,13 +246,22 @@ function cgSolve(L: LocalLaplacian, Cxx: Float64Array, C1: Float64Array, checkpo
  * Current-flow closeness of every node of an undirected graph, per connected component (through arcs
  * of positive weight) with at least 2 nodes; nodes of smaller components get NaN (not scored).
  */
-export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?: Checkpoint, solver: CfSolver = 'direct', maxDense = MAX_DENSE): void {
+export function currentFlowClosenessAll(
+  g: Graph,
+  out: Float64Array,
+  checkpoint?: Checkpoint,
+  solver: CfSolver = 'direct',
+  maxDense = MAX_DENSE,
+  progress?: Progress,
+): void {
   const n = g.n;
   out.fill(NaN);
   const comp = new Int32Array(n).fill(-1);
   const stack = new Int32Array(n);
   const local = new Int32Array(n).fill(-1);
   let c = 0;
+  let done = 0; // nodes of finished components (progress units)
+  if (progress) progress(0, n);
   for (let r = 0; r < n; r++) {
     if (comp[r] >= 0) continue;
     comp[r] = c;
@@ -263,7 +284,9 @@ export function currentFlowClosenessAll(g: Graph, out: Float64Array, checkpoint?
     c++;
     if (size >= 2) {
       members.sort((a, b) => a - b);
-      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint, solver, maxDense);
+      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint, solver, maxDense, progress && ((j: number) => progress(done + j, n)));
     }
+    done += size;
+    if (progress) progress(done, n);
   }
 }

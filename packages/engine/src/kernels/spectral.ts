@@ -4,10 +4,13 @@
  * rounding, and a run NetworkX would abandon (PowerIterationFailedConvergence) is abandoned here too.
  *
  * All kernels take a CSR `Graph` and work on typed arrays; they return `null` when the iteration does
- * not converge within `maxIter` (the metric layer turns that into NOT_CONVERGED).
+ * not converge within `maxIter` (the metric layer turns that into NOT_CONVERGED). The iterative ones take
+ * an optional `progress(iteration, maxIter)` (kernels/progress.ts), called after each iteration and with
+ * (maxIter, maxIter) on convergence.
  * "Pull" products use the in-rows: (Aᵀx)_v = Σ_{u→v} w_uv x_u (undirected graphs share out/in rows).
  */
 import type { Graph } from '../graph/csr.ts';
+import type { Progress } from './progress.ts';
 
 export type Checkpoint = () => void;
 const noop: Checkpoint = () => {};
@@ -16,7 +19,7 @@ const noop: Checkpoint = () => {};
  * NetworkX `eigenvector_centrality(G, max_iter, tol, weight)`: x₀ = 1/n; x ← (x + Aᵀx) / ‖x + Aᵀx‖₂;
  * stop when ‖x − x_last‖₁ < n·tol. Left eigenvector on directed graphs (in-edges count).
  */
-export function eigenvectorCentrality(g: Graph, maxIter: number, tol: number, checkpoint: Checkpoint = noop): Float64Array | null {
+export function eigenvectorCentrality(g: Graph, maxIter: number, tol: number, checkpoint: Checkpoint = noop, progress?: Progress): Float64Array | null {
   const n = g.n;
   const { inOff, inAdj, inW } = g;
   let x = new Float64Array(n).fill(1 / n);
@@ -39,8 +42,12 @@ export function eigenvectorCentrality(g: Graph, maxIter: number, tol: number, ch
     const t = x;
     x = y;
     y = t;
-    if (err < n * tol) return x;
+    if (err < n * tol) {
+      if (progress) progress(maxIter, maxIter);
+      return x;
+    }
     checkpoint();
+    if (progress) progress(it + 1, maxIter);
   }
   return null;
 }
@@ -58,6 +65,7 @@ export function katzCentrality(
   tol: number,
   normalized: boolean,
   checkpoint: Checkpoint = noop,
+  progress?: Progress,
 ): Float64Array | null {
   const n = g.n;
   const { inOff, inAdj, inW } = g;
@@ -82,10 +90,12 @@ export function katzCentrality(
         const s = sq === 0 ? 1 : 1 / Math.sqrt(sq);
         for (let v = 0; v < n; v++) x[v] *= s;
       }
+      if (progress) progress(maxIter, maxIter);
       return x;
     }
     if (!Number.isFinite(err)) return null;
     checkpoint();
+    if (progress) progress(it + 1, maxIter);
   }
   return null;
 }
@@ -182,6 +192,7 @@ export function hits(
   tol: number,
   normalized: boolean,
   checkpoint: Checkpoint = noop,
+  progress?: Progress,
 ): { hubs: Float64Array; authorities: Float64Array } | null {
   const n = g.n;
   const { outOff, outAdj, outW, inOff, inAdj, inW } = g;
@@ -221,8 +232,10 @@ export function hits(
       break;
     }
     checkpoint();
+    if (progress) progress(it + 1, maxIter);
   }
   if (!converged) return null;
+  if (progress) progress(maxIter, maxIter);
   // sign: the Perron vector of AᵀA is non-negative
   let sum = 0;
   for (let v = 0; v < n; v++) sum += a[v];
@@ -248,7 +261,7 @@ export function hits(
  * x₀ = 1/n, x ← α(xP + Σ_dangling x · 1/n) + (1−α)/n, dangling = rows of weight sum 0;
  * stop when ‖x − x_last‖₁ < n·tol.
  */
-export function pagerank(g: Graph, alpha: number, maxIter: number, tol: number, checkpoint: Checkpoint = noop): Float64Array | null {
+export function pagerank(g: Graph, alpha: number, maxIter: number, tol: number, checkpoint: Checkpoint = noop, progress?: Progress): Float64Array | null {
   const n = g.n;
   const { outOff, outW, inOff, inAdj, inW } = g;
   const invS = new Float64Array(n);
@@ -278,8 +291,12 @@ export function pagerank(g: Graph, alpha: number, maxIter: number, tol: number, 
     const t = x;
     x = y;
     y = t;
-    if (err < n * tol) return x;
+    if (err < n * tol) {
+      if (progress) progress(maxIter, maxIter);
+      return x;
+    }
     checkpoint();
+    if (progress) progress(it + 1, maxIter);
   }
   return null;
 }

@@ -9,13 +9,15 @@
  *   additive arrays) gives exactly the result of one run over all sources.
  * - Scratch arrays are allocated once per call (O(n)); nothing is allocated inside the source loop and
  *   only the touched entries are reset between sources.
- * - `checkpoint` (optional) is called between sources; it throws to cancel (deadline).
+ * - `checkpoint` (optional) is called between sources; it throws to cancel (deadline). `progress`
+ *   (optional, kernels/progress.ts) reports sources done of the call's sources, ending with (total, total).
  * - Which adjacency is walked is chosen by the caller: `reverse = true` walks in-arcs (distances TO the
  *   source, NetworkX's closeness on `G.reverse()`); on undirected graphs both are the same arrays.
  * - Weights are distances (`g.outW` / `g.inW`); Dijkstra variants compare floats exactly as NetworkX.
  * - Self-loops never change a shortest path; callers normally build graphs without them anyway.
  */
 import type { Graph } from '../graph/csr.ts';
+import type { Progress } from './progress.ts';
 
 export type Checkpoint = () => void;
 
@@ -197,7 +199,7 @@ export interface DistanceSums {
 /**
  * Breadth-first distance sums from each source (unweighted). Per-source outputs (written at [s]).
  */
-export function bfsDistanceSums(g: Graph, sources: Int32Array, reverse: boolean, out: DistanceSums, checkpoint?: Checkpoint): void {
+export function bfsDistanceSums(g: Graph, sources: Int32Array, reverse: boolean, out: DistanceSums, checkpoint?: Checkpoint, progress?: Progress): void {
   const n = g.n;
   const off = reverse ? g.inOff : g.outOff;
   const adj = reverse ? g.inAdj : g.outAdj;
@@ -206,6 +208,7 @@ export function bfsDistanceSums(g: Graph, sources: Int32Array, reverse: boolean,
   const { sum, reach, inv, ecc } = out;
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
+    if (progress) progress(si, sources.length);
     const s = sources[si];
     dist[s] = 0;
     queue[0] = s;
@@ -240,13 +243,14 @@ export function bfsDistanceSums(g: Graph, sources: Int32Array, reverse: boolean,
     if (inv) inv[s] = harm;
     if (ecc) ecc[s] = maxD;
   }
+  if (progress) progress(sources.length, sources.length);
 }
 
 /**
  * Dijkstra distance sums from each source (weights as distances). Per-source outputs (written at [s]).
  * `inv` counts only nodes at positive distance (NetworkX harmonic skips d = 0).
  */
-export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boolean, out: DistanceSums, checkpoint?: Checkpoint): void {
+export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boolean, out: DistanceSums, checkpoint?: Checkpoint, progress?: Progress): void {
   const n = g.n;
   const off = reverse ? g.inOff : g.outOff;
   const adj = reverse ? g.inAdj : g.outAdj;
@@ -258,6 +262,7 @@ export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boo
   const { sum, reach, inv, ecc } = out;
   for (let si = 0; si < sources.length; si++) {
     if (checkpoint) checkpoint();
+    if (progress) progress(si, sources.length);
     const s = sources[si];
     let cnt = 0;
     let total = 0;
@@ -293,6 +298,7 @@ export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boo
     if (inv) inv[s] = harm;
     if (ecc) ecc[s] = maxD;
   }
+  if (progress) progress(sources.length, sources.length);
 }
 
 /** The sources of shard `index` of `count`: every count-th one (strided, so costly nodes spread out). */
@@ -386,6 +392,7 @@ export function pivotDistanceSums(
   cntAt: Float64Array,
   own: Float64Array,
   checkpoint?: Checkpoint,
+  progress?: Progress,
 ): void {
   const n = g.n;
   const off = g.outOff;
@@ -395,6 +402,7 @@ export function pivotDistanceSums(
     const dist = new Int32Array(n).fill(-1);
     for (let si = 0; si < pivots.length; si++) {
       if (checkpoint) checkpoint();
+      if (progress) progress(si, pivots.length);
       const s = pivots[si];
       dist[s] = 0;
       order[0] = s;
@@ -418,6 +426,7 @@ export function pivotDistanceSums(
       own[s] = total;
       for (let i = 0; i < tail; i++) dist[order[i]] = -1;
     }
+    if (progress) progress(pivots.length, pivots.length);
     return;
   }
   const wt = g.outW;
@@ -426,6 +435,7 @@ export function pivotDistanceSums(
   const heap = dijkstraQueue(n, wt);
   for (let si = 0; si < pivots.length; si++) {
     if (checkpoint) checkpoint();
+    if (progress) progress(si, pivots.length);
     const s = pivots[si];
     let cnt = 0;
     let total = 0;
@@ -457,6 +467,7 @@ export function pivotDistanceSums(
       done[order[i]] = 0;
     }
   }
+  if (progress) progress(pivots.length, pivots.length);
 }
 
 /** Per-TARGET additive outputs of the bit-parallel BFS; any may be omitted. Indexed by target. */
@@ -488,7 +499,7 @@ function popcount32(x: number): number {
  * out-arcs, `sum[v]` is Σ_u d(u, v), i.e. NetworkX closeness's incoming distance sum.
  * Sources are processed in the given order in batches of 32; `checkpoint` is called between batches.
  */
-export function bitBfsTargetSums(g: Graph, sources: Int32Array, reverse: boolean, out: TargetSums, checkpoint?: Checkpoint): number {
+export function bitBfsTargetSums(g: Graph, sources: Int32Array, reverse: boolean, out: TargetSums, checkpoint?: Checkpoint, progress?: Progress): number {
   const n = g.n;
   const off = reverse ? g.inOff : g.outOff;
   const adj = reverse ? g.inAdj : g.outAdj;
@@ -502,6 +513,7 @@ export function bitBfsTargetSums(g: Graph, sources: Int32Array, reverse: boolean
   let maxLevel = 0;
   for (let b0 = 0; b0 < sources.length; b0 += 32) {
     if (checkpoint) checkpoint();
+    if (progress) progress(b0, sources.length);
     const b1 = Math.min(sources.length, b0 + 32);
     let nActive = 0;
     let nTouched = 0;
@@ -558,6 +570,7 @@ export function bitBfsTargetSums(g: Graph, sources: Int32Array, reverse: boolean
       cur[v] = 0;
     }
   }
+  if (progress) progress(sources.length, sources.length);
   return maxLevel;
 }
 

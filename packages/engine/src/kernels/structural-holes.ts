@@ -66,11 +66,22 @@ export function structuralHoles(
       const puw = M[p] / su;
       const cw = puw / s[w];
       const ew = puw / rmax[w];
-      for (let q = off[w], e = off[w + 1]; q < e; q++) {
-        const v = adj[q];
-        if (stamp[v] === u) {
-          accC[v] += cw * M[q];
-          accE[v] += ew * M[q];
+      if (cw < Infinity && ew < Infinity) {
+        for (let q = off[w], e = off[w + 1]; q < e; q++) {
+          const v = adj[q];
+          if (stamp[v] === u) {
+            accC[v] += cw * M[q];
+            accE[v] += ew * M[q];
+          }
+        }
+      } else {
+        // w's ties are so weak (sums near 5e-324) that 1/s_w overflows: form the ratios first
+        for (let q = off[w], e = off[w + 1]; q < e; q++) {
+          const v = adj[q];
+          if (stamp[v] === u) {
+            accC[v] += puw * (M[q] / s[w]);
+            accE[v] += puw * (M[q] / rmax[w]);
+          }
         }
       }
     }

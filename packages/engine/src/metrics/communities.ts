@@ -12,6 +12,11 @@
  * index); with `allLevels` also `Community - Level 1..L` (1 = finest, same naming per level).
  * `meta.modularity` = NetworkX `modularity(G, communities, weight, resolution=1)` of the final level
  * (0 without edges), `meta.communityCount` = K, `meta.seed`.
+ * Extreme numbers (metrics/weights.ts): the partition does not depend on the unit of the weights, so
+ * Louvain always runs on weights rescaled by a power of two (largest in [1, 2); exact, the same moves
+ * as on the original weights wherever those do not overflow): 1e308 or 5e-324 weights cannot overflow
+ * its sums and squares. `resolution` is at most 1e100 (beyond, the gains overflow; far below that every
+ * node already stays on its own in any network the API accepts): larger values are 400 INVALID_ARGS.
  * Deviations: NetworkX shuffles with Python's Mersenne Twister; we shuffle with a seeded xoshiro128**
  * stream (kernels/random.ts), so the partition is a Louvain partition of the same quality, not
  * NetworkX's exact one. For graphs with at most 20,000 edges the kernel runs 8 seeded restarts and keeps
@@ -27,6 +32,7 @@ import type { NodeMetric } from './types.ts';
 import { metricEdgeWeightsParam, seedParam } from './params.ts';
 import { louvain, type LouvainResult } from '../kernels/louvain.ts';
 import { subSeed } from '../kernels/random.ts';
+import { rescaled } from './weights.ts';
 
 const params = Type.Object(
   {
@@ -34,8 +40,9 @@ const params = Type.Object(
     metricEdgeWeights: metricEdgeWeightsParam,
     resolution: Type.Number({
       minimum: 0,
+      maximum: 1e100,
       default: 1,
-      description: 'Resolution γ: 0 puts each connected component in one community; two times the node count leaves each node on its own.',
+      description: 'Resolution γ (0 to 1e100): 0 puts each connected component in one community; two times the node count leaves each node on its own.',
     }),
     maxSize: Type.Optional(Type.Integer({ minimum: 1, description: 'Largest allowed community size (nodes). No maximum by default.' })),
     seed: seedParam,
@@ -124,7 +131,7 @@ export function runLouvain(
     });
     if (runs === 1) return res;
     const q = partitionModularity(g, res.levels[res.levels.length - 1], opts.resolution);
-    if (q > bestQ + 1e-12) {
+    if (q > bestQ + 1e-12 || best === null) {
       bestQ = q;
       best = res;
     }
@@ -142,7 +149,7 @@ export const communities: NodeMetric<Params> = {
   attributes: ['Community', 'Community - Level 1..L (with allLevels)'],
   run(ctx) {
     const weight = weightAttribute(ctx.params.metricEdgeWeights);
-    const g = buildGraph(ctx.network, { directed: false, weight });
+    const { g } = rescaled(buildGraph(ctx.network, { directed: false, weight }), { always: true });
     const res = runLouvain(g, {
       resolution: ctx.params.resolution,
       maxSize: ctx.params.maxSize ?? 0,

@@ -7,7 +7,10 @@
  * `type: average` that sum divided by the number of in-edges (mean weight; nodes without in-edges get 0).
  * Out Degree likewise on successors; `Total Degree` = in + out on directed graphs. Undirected graphs:
  * all three equal `G.degree(v)`; a self-loop counts twice there, as in NetworkX.
- * Deviations: `type` defaults to `sum` (API.md names no default).
+ * Extreme weights (metrics/weights.ts): a weighted degree beyond the largest Number (1e308 + 1e308) is
+ * 400 INVALID_ARGS naming the largest edge weight; `average` is computed on rescaled weights, so a mean
+ * of huge weights stays finite.
+ * Deviations: `type` defaults to `sum` (API.md names no default); NetworkX answers `inf` on overflow.
  * References: NetworkX `DiGraph.in_degree`, `out_degree`, `Graph.degree`.
  */
 import { Type } from 'typebox';
@@ -15,6 +18,7 @@ import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
 import type { NodeMetric, MetricContext } from './types.ts';
 import { metricEdgeWeightsParam } from './params.ts';
+import { refuseOverflow, rescaledOrRefuse } from './weights.ts';
 
 const params = Type.Object(
   {
@@ -44,9 +48,11 @@ function rowStats(g: Graph, off: Int32Array, adj: Int32Array, w: Float64Array, u
 
 function degrees(ctx: MetricContext<Params>, which: 'in' | 'out' | 'total'): Float64Array {
   const weight = weightAttribute(ctx.params.metricEdgeWeights);
-  const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight });
-  const res = new Float64Array(g.n);
   const useAvg = weight !== null && ctx.params.type === 'average';
+  const built = buildGraph(ctx.network, { directed: ctx.networkDirected, weight });
+  // a mean weight is linear in the weights and never above the largest: computed on rescaled weights
+  const { g, unscale } = useAvg ? rescaledOrRefuse(built, ctx.network, ctx.params.metricEdgeWeights, 'the mean weight', { low: 0, high: 2 ** 900 }) : { g: built, unscale: (x: number) => x };
+  const res = new Float64Array(g.n);
   for (let u = 0; u < g.n; u++) {
     let count = 0;
     let sum = 0;
@@ -64,8 +70,9 @@ function degrees(ctx: MetricContext<Params>, which: 'in' | 'out' | 'total'): Flo
         sum += s;
       }
     }
-    res[u] = weight === null ? count : useAvg ? (count === 0 ? 0 : sum / count) : sum;
+    res[u] = weight === null ? count : useAvg ? (count === 0 ? 0 : unscale(sum / count)) : sum;
   }
+  if (weight !== null) refuseOverflow(ctx.network, ctx.params.metricEdgeWeights, res, 'weighted degree');
   return res;
 }
 

@@ -15,6 +15,7 @@ import { Type } from 'typebox';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { NetworkMetric } from './types.ts';
 import { metricEdgeWeightsParam } from './params.ts';
+import { rescaled } from './weights.ts';
 
 const params = Type.Object(
   {
@@ -34,7 +35,9 @@ export const modularity: NetworkMetric<Params> = {
   summary: 'Modularity (-1 to 1) of the communities given by a node attribute; directed networks converted to undirected.',
   params,
   run: (ctx) => {
-    const g = buildGraph(ctx.network, { directed: false, weight: weightAttribute(ctx.params.metricEdgeWeights) });
+    // modularity does not depend on the unit of the weights: rescaled by a power of two (exact), so
+    // weights like 1e308 or 5e-324 cannot overflow the sums and squares (metrics/weights.ts)
+    const { g } = rescaled(buildGraph(ctx.network, { directed: false, weight: weightAttribute(ctx.params.metricEdgeWeights) }), { always: true });
     const n = g.n;
     const comm = new Int32Array(n);
     const names = new Map<string, number>();

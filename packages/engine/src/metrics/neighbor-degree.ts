@@ -10,6 +10,9 @@
  * degrees = `G.degree` (a self-loop counts twice in degree, its neighbour entry once); the source/target
  * settings do not apply there (API.md: they are for directed networks) and are ignored instead of being
  * refused as NetworkX does.
+ * Extreme weights: k_nn does not depend on the unit of the weights, so weights above 2⁹⁰⁰ are rescaled by
+ * a power of two first (metrics/weights.ts) — same values, no overflow; a weight too weak to survive the
+ * rescaling next to them is 400 INVALID_ARGS naming the edge.
  * References: Barrat, Barthélemy, Pastor-Satorras & Vespignani (2004), PNAS 101(11):3747,
  * doi 10.1073/pnas.0400087101; NetworkX `average_neighbor_degree`.
  */
@@ -17,6 +20,7 @@ import { Type } from 'typebox';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { NodeMetric } from './types.ts';
 import { metricEdgeWeightsParam, directedParam } from './params.ts';
+import { rescaledOrRefuse } from './weights.ts';
 
 const inOut = (description: string) => Type.Union([Type.Literal('in'), Type.Literal('out')], { default: 'out', description });
 const params = Type.Object(
@@ -43,7 +47,8 @@ export const averageNeighborDegree: NodeMetric<Params> = {
   attributes: ['Average Neighbor Degree'],
   run: (ctx) => {
     const weight = weightAttribute(ctx.params.metricEdgeWeights);
-    const g = buildGraph(ctx.network, { directed: ctx.networkDirected && ctx.params.directed, weight });
+    const built = buildGraph(ctx.network, { directed: ctx.networkDirected && ctx.params.directed, weight });
+    const { g } = rescaledOrRefuse(built, ctx.network, ctx.params.metricEdgeWeights, 'average neighbour degree', { low: 0, high: 2 ** 900 });
     const n = g.n;
     const src = g.directed && ctx.params.averageNeighborDegreeSource === 'in' ? 'in' : 'out';
     const tgt = g.directed && ctx.params.averageNeighborDegreeTarget === 'in' ? 'in' : 'out';

@@ -63,6 +63,8 @@ import { allNodes, bitBfsTargetSums, dijkstraDistanceSums, localityOrder, pivotD
 import { brandes, load } from '../kernels/brandes.ts';
 import { currentFlowClosenessAll } from '../kernels/current-flow.ts';
 import { createRng } from '../kernels/random.ts';
+import { EngineError } from '../errors.ts';
+import { largestWeightPath, refuseOverflow, rescaledOrRefuse, weightProblem } from './weights.ts';
 
 interface SampledParams {
   directed: boolean;
@@ -164,7 +166,7 @@ function betweennessPartial(ctx: MetricContext<SampledParams>, shard: Shard): Fl
   const bc = new Float64Array(n);
   const k = sampleSize(n, ctx.params.kPercent);
   const sources = k >= n ? allNodes(n) : betweennessSources(n, ctx.params.kPercent, ctx.seed);
-  brandes(g, shardSources(sources, shard.index, shard.count), bc, ctx.checkpoint);
+  brandes(g, shardSources(sources, shard.index, shard.count), bc, ctx.checkpoint, ctx.progress);
   return [bc];
 }
 
@@ -226,8 +228,8 @@ function closenessPartial(ctx: MetricContext<SampledParams>, shard: Shard): Floa
   if (p.kPercent >= 100) {
     const sum = new Float64Array(n);
     const reach = new Float64Array(n);
-    if (g.weighted) dijkstraDistanceSums(g, shardSources(allNodes(n), shard.index, shard.count), true, { sum, reach }, ctx.checkpoint);
-    else bitBfsTargetSums(g, shardBlocks(localityOrder(g, allNodes(n)), shard.index, shard.count), false, { sum, reach }, ctx.checkpoint);
+    if (g.weighted) dijkstraDistanceSums(g, shardSources(allNodes(n), shard.index, shard.count), true, { sum, reach }, ctx.checkpoint, ctx.progress);
+    else bitBfsTargetSums(g, shardBlocks(localityOrder(g, allNodes(n)), shard.index, shard.count), false, { sum, reach }, ctx.checkpoint, ctx.progress);
     return [sum, reach];
   }
   const sumAt = new Float64Array(n);
@@ -235,7 +237,7 @@ function closenessPartial(ctx: MetricContext<SampledParams>, shard: Shard): Floa
   const own = new Float64Array(n);
   if (n === 0) return [sumAt, cntAt, own];
   const { pivots } = closenessPivots(g, p.kPercent, ctx.seed);
-  pivotDistanceSums(g, shardSources(pivots, shard.index, shard.count), sumAt, cntAt, own, ctx.checkpoint);
+  pivotDistanceSums(g, shardSources(pivots, shard.index, shard.count), sumAt, cntAt, own, ctx.checkpoint, ctx.progress);
   return [sumAt, cntAt, own];
 }
 
@@ -247,6 +249,7 @@ function closenessFinish(ctx: MetricContext<SampledParams>, acc: Float64Array[])
   if (p.kPercent >= 100) {
     const [sum, reach] = acc;
     for (let v = 0; v < n; v++) res[v] = closenessValue(sum[v], reach[v] - 1, n, p.normalized);
+    refuseTinyDistances(ctx, res);
     return { values };
   }
   res.fill(NaN);
@@ -269,7 +272,20 @@ function closenessFinish(ctx: MetricContext<SampledParams>, acc: Float64Array[])
     const rMinus1 = g.directed ? cntAt[v] * f : C - 1;
     res[v] = closenessValue(sumAt[v] * f, rMinus1, n, p.normalized);
   }
+  refuseTinyDistances(ctx, res);
   return { values };
+}
+
+/** Distances as small as 5e-324 make 1/distance exceed the largest Number: 400 naming the smallest weight. */
+function refuseTinyDistances(ctx: MetricContext<SampledParams>, res: Float64Array): void {
+  for (const x of res) {
+    if (x === Infinity) {
+      throw weightProblem(
+        largestWeightPath(ctx.network, ctx.params.metricEdgeWeights, true),
+        'edge weight too small: distances this short make closeness (1 / distance) exceed the largest Number (about 1.8e308); scale the weights up',
+      );
+    }
+  }
 }
 
 function closenessValue(total: number, rMinus1: number, n: number, normalized: boolean): number {
@@ -296,7 +312,7 @@ export const closenessCentrality: NodeMetric<SampledParams> = {
 function harmonicPartial(ctx: MetricContext<Record<string, never>>, shard: Shard): Float64Array[] {
   const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: null, selfLoops: false });
   const inv = new Float64Array(g.n);
-  bitBfsTargetSums(g, shardBlocks(localityOrder(g, allNodes(g.n)), shard.index, shard.count), false, { inv }, ctx.checkpoint);
+  bitBfsTargetSums(g, shardBlocks(localityOrder(g, allNodes(g.n)), shard.index, shard.count), false, { inv }, ctx.checkpoint, ctx.progress);
   return [inv];
 }
 
@@ -315,7 +331,7 @@ export const harmonicCentrality: NodeMetric<Record<string, never>> = {
 function loadPartial(ctx: MetricContext<LoadParams>, shard: Shard): Float64Array[] {
   const g = pathGraph(ctx, ctx.networkDirected, true);
   const res = new Float64Array(g.n);
-  load(g, shardSources(allNodes(g.n), shard.index, shard.count), res, ctx.checkpoint);
+  load(g, shardSources(allNodes(g.n), shard.index, shard.count), res, ctx.checkpoint, ctx.progress);
   return [res];
 }
 
@@ -348,9 +364,27 @@ export const currentFlowClosenessCentrality: NodeMetric<WeightOnlyParams> = {
   attributes: ['Current Flow Closeness Centrality'],
   run: (ctx) => {
     const weight = weightAttribute(ctx.params.metricEdgeWeights);
-    const g = buildGraph(ctx.network, { directed: false, weight, selfLoops: false });
+    // values scale with the conductances: computed on weights rescaled by a power of two (largest in
+    // [1, 2); exact) and scaled back, so 1e308 or 5e-324 conductances neither overflow nor underflow
+    const { g, unscale } = rescaledOrRefuse(buildGraph(ctx.network, { directed: false, weight, selfLoops: false }), ctx.network, ctx.params.metricEdgeWeights, 'current-flow closeness');
     const res = new Float64Array(g.n);
-    currentFlowClosenessAll(g, res, ctx.checkpoint);
+    const tooWide = () =>
+      weightProblem(
+        largestWeightPath(ctx.network, ctx.params.metricEdgeWeights, true),
+        'edge weights span too wide a range for current-flow closeness: this conductance is too small next to the others for the resistances to be computed in double precision; raise it or remove the edge',
+      );
+    try {
+      currentFlowClosenessAll(g, res, ctx.checkpoint, 'direct', undefined, ctx.progress);
+    } catch (err) {
+      if (err instanceof EngineError) throw err;
+      throw tooWide(); // the grounded Laplacian was numerically singular (sparse-ldl.ts: not positive definite)
+    }
+    for (let v = 0; v < res.length; v++) {
+      if (Number.isNaN(res[v])) continue; // not scored: a component of one node (the kernel throws on a computed NaN)
+      const x = unscale(res[v]); // may round to 0 below 5e-324 (conductances that small)
+      if (!Number.isFinite(x)) refuseOverflow(ctx.network, ctx.params.metricEdgeWeights, [x], 'current-flow closeness');
+      res[v] = x;
+    }
     return { values: { 'Current Flow Closeness Centrality': res } };
   },
 };

@@ -5,11 +5,13 @@
  */
 import { Value } from 'typebox/value';
 import { createHash } from 'node:crypto';
-import type { AnyMetric, NodeValues } from './types.ts';
+import type { AnyMetric, MetricContext, NodeValues } from './types.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
 import { EngineError, type ProblemItem } from '../errors.ts';
 import { metrics } from './registry.ts';
+import { weightAttribute } from '../graph/build.ts';
 import { ENGINE_VERSION } from '../version.ts';
+import type { Progress } from '../kernels/progress.ts';
 
 export interface RunInput {
   metric: string;
@@ -19,6 +21,8 @@ export interface RunInput {
   params: Record<string, unknown>;
   /** Absolute deadline (ms since epoch); omitted = none. */
   deadline?: number;
+  /** Progress sink passed to the metric as `ctx.progress` (kernels/progress.ts). */
+  progress?: Progress;
 }
 
 export interface NodeRunOutput {
@@ -91,28 +95,76 @@ function countEdges(network: NetworkJSON): number {
   return network.edges?.length ?? 0;
 }
 
-export function runMetric(input: RunInput): RunOutput {
-  const started = performance.now();
-  const metric = getMetric(input.metric);
-  const params = resolveParams(metric, input.params);
-  metric.validate?.(params, input.network);
+/**
+ * The edge attribute that holds weights (docs/spec/decisions.md §4.1): `metricEdgeWeights: true` reads
+ * `weight`, or `Weight` when no edge has `weight` but some edge has `Weight` (Gephi and the original
+ * service's exporter write `Weight`); a String names the attribute exactly; otherwise null (unweighted).
+ */
+export function resolveWeightAttribute(metricEdgeWeights: unknown, network: NetworkJSON): string | null {
+  const named = weightAttribute(metricEdgeWeights);
+  if (named !== 'weight' || typeof metricEdgeWeights === 'string' && metricEdgeWeights === 'weight') return named;
+  let capital = false;
+  for (const e of network.edges ?? []) {
+    const a = e.attributes;
+    if (!a) continue;
+    if (a.weight !== undefined) return 'weight';
+    if (a.Weight !== undefined) capital = true;
+  }
+  return capital ? 'Weight' : 'weight';
+}
+
+/** What runMetric and a split run (pool/shard.ts) set up alike: parameters, seed, weights, deadline. */
+export interface PreparedRun {
+  metric: AnyMetric;
+  /** The parameters as sent, with defaults: what meta reports. */
+  params: Record<string, unknown>;
+  weightAttr: string | null;
+  seed: number;
+  ctx: MetricContext;
+}
+
+export function prepareRun(
+  metricOrId: string | AnyMetric,
+  network: NetworkJSON,
+  networkDirected: boolean,
+  raw: Record<string, unknown>,
+  deadline: number,
+  progress?: MetricContext['progress'],
+): PreparedRun {
+  const metric = typeof metricOrId === 'string' ? getMetric(metricOrId) : metricOrId;
+  const params = resolveParams(metric, raw);
+  metric.validate?.(params, network);
   // hashing the whole network costs ~0.1 s per 250k edges: only randomised metrics use the seed
-  const seed = !metric.randomized ? 0 : typeof params.seed === 'number' ? params.seed : deriveSeed(metric.id, input.network, params);
-  const deadline = input.deadline ?? Infinity;
+  const seed = !metric.randomized ? 0 : typeof params.seed === 'number' ? params.seed : deriveSeed(metric.id, network, params);
   const checkpoint = () => {
     if (Date.now() > deadline) throw new EngineError('METRIC_TIMEOUT', 'metric compute time limit reached');
   };
-  const ctx = { network: input.network, networkDirected: input.networkDirected, params, seed, checkpoint };
-  const baseMeta = (extra?: Record<string, unknown>) => ({
-    metric: metric.id,
-    parameters: params,
-    ...(metric.randomized ? { seed } : {}),
-    nodeCount: input.network.nodes.length,
-    edgeCount: countEdges(input.network),
-    elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
+  const weightAttr = resolveWeightAttribute(params.metricEdgeWeights, network);
+  // the metric reads the resolved attribute name; `parameters` in meta keeps what was sent
+  const ctxParams = weightAttr === null || params.metricEdgeWeights === weightAttr ? params : { ...params, metricEdgeWeights: weightAttr };
+  return { metric, params, weightAttr, seed, ctx: { network, networkDirected, params: ctxParams, seed, checkpoint, progress } };
+}
+
+/** The meta every answer carries (docs/spec/decisions.md §4.3), from a prepared run. */
+export function runMeta(run: PreparedRun, network: NetworkJSON, startedMs: number, extra?: Record<string, unknown>): Record<string, unknown> {
+  return {
+    metric: run.metric.id,
+    parameters: run.params,
+    ...(run.weightAttr !== null ? { weightAttribute: run.weightAttr } : {}),
+    ...(run.metric.randomized ? { seed: run.seed } : {}),
+    nodeCount: network.nodes.length,
+    edgeCount: countEdges(network),
+    elapsedMs: Math.round((performance.now() - startedMs) * 1000) / 1000,
     engineVersion: ENGINE_VERSION,
     ...extra,
-  });
+  };
+}
+
+export function runMetric(input: RunInput): RunOutput {
+  const started = performance.now();
+  const run = prepareRun(input.metric, input.network, input.networkDirected, input.params, input.deadline ?? Infinity, input.progress);
+  const { metric, ctx } = run;
+  const baseMeta = (extra?: Record<string, unknown>) => runMeta(run, input.network, started, extra);
   if (metric.kind === 'network') {
     const value = metric.run(ctx);
     return { kind: 'network', value: Number.isFinite(value) ? value : 0, meta: baseMeta() };

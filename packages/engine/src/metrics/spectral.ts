@@ -62,7 +62,7 @@ export const eigenvectorCentrality: NodeMetric<WeightParams> = {
   run: (ctx) => {
     const g = graphOf(ctx);
     if (g.n === 0) return { values: { 'Eigenvector Centrality': [] } };
-    const x = eigKernel(g, MAX_ITER, TOL, ctx.checkpoint);
+    const x = eigKernel(g, MAX_ITER, TOL, ctx.checkpoint, ctx.progress);
     if (!x) throw notConverged('Eigenvector centrality', MAX_ITER);
     return { values: { 'Eigenvector Centrality': x } };
   },
@@ -117,7 +117,7 @@ export const katzCentrality: NodeMetric<KatzParams> = {
       // name 1/upper (Collatz–Wielandt upper bound, within 0.1% of λmax): an alpha below it is admissible
       if (est.lower >= limit) throw tooLarge(Math.max(est.upper, est.lower));
     }
-    const x = katzKernel(g, alpha, 1, MAX_ITER, TOL, ctx.params.normalized, ctx.checkpoint);
+    const x = katzKernel(g, alpha, 1, MAX_ITER, TOL, ctx.params.normalized, ctx.checkpoint, ctx.progress);
     if (!x) {
       if (est && est.upper > 0 && alpha * est.upper >= 0.999) throw tooLarge(est.upper);
       throw notConverged('Katz centrality', MAX_ITER);
@@ -142,7 +142,7 @@ export const HITS: NodeMetric<HitsParams> = {
   run: (ctx) => {
     const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: null });
     if (g.n === 0 || g.m === 0) return { values: { Hubs: [], Authorities: [] } };
-    const res = hitsKernel(g, HITS_MAX_ITER, 1e-13 * Math.max(1, g.n / 100), ctx.params.normalized, ctx.checkpoint);
+    const res = hitsKernel(g, HITS_MAX_ITER, 1e-13 * Math.max(1, g.n / 100), ctx.params.normalized, ctx.checkpoint, ctx.progress);
     if (!res) throw notConverged('HITS', HITS_MAX_ITER);
     return { values: { Hubs: res.hubs, Authorities: res.authorities } };
   },
@@ -171,7 +171,7 @@ export const pageRank: NodeMetric<PrParams> = {
   run: (ctx) => {
     const g = graphOf(ctx);
     if (g.n === 0) return { values: { PageRank: [] } };
-    const x = prKernel(g, ctx.params.alpha, PR_MAX_ITER, 1e-6, ctx.checkpoint);
+    const x = prKernel(g, ctx.params.alpha, PR_MAX_ITER, 1e-6, ctx.checkpoint, ctx.progress);
     if (!x) throw notConverged('PageRank', PR_MAX_ITER);
     return { values: { PageRank: x } };
   },

@@ -13,7 +13,9 @@
  *   `Efficiency`(u)     = Effective Size(u) / deg(u), deg = NetworkX `G.degree(u)` (unweighted; in + out
  *                         on directed graphs; a self-loop counts twice), as in NetworkX's documentation.
  * Nodes NetworkX scores NaN (isolated nodes, and per its own tests some nodes with only a self-loop) are
- * absent. Self-loops enter the sums exactly as in NetworkX's matrix products (they are not dropped).
+ * absent. Weights above 2⁹⁰⁰ (1e308) are first rescaled by a power of two (the measures are ratios of
+ * weights; metrics/weights.ts), so M = A + Aᵀ cannot overflow; weights too weak next to them to survive
+ * the rescaling are 400 INVALID_ARGS naming the edge; tiny sums (5e-324) are divided as ratios. Self-loops enter the sums exactly as in NetworkX's matrix products (they are not dropped).
  * References: Burt (1992), Structural Holes, Harvard UP; Borgatti (1997), Connections 20(1):35–38;
  * NetworkX `networkx.algorithms.structuralholes`.
  */
@@ -23,6 +25,7 @@ import type { Graph } from '../graph/csr.ts';
 import type { NodeMetric, MetricContext } from './types.ts';
 import { metricEdgeWeightsParam } from './params.ts';
 import { structuralHoles } from '../kernels/structural-holes.ts';
+import { rescaledOrRefuse } from './weights.ts';
 
 const params = Type.Object({ metricEdgeWeights: metricEdgeWeightsParam }, { additionalProperties: false });
 interface Params {
@@ -80,7 +83,9 @@ export function mutualWeights(g: Graph): { off: Int32Array; adj: Int32Array; M: 
 }
 
 function compute(ctx: MetricContext<Params>, which: 'constraint' | 'esize' | 'efficiency'): Float64Array {
-  const g = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: weightAttribute(ctx.params.metricEdgeWeights) });
+  // ratios of weights only: extreme weights (1e308: M = 2w overflows) are rescaled by a power of two
+  const built = buildGraph(ctx.network, { directed: ctx.networkDirected, weight: weightAttribute(ctx.params.metricEdgeWeights) });
+  const { g } = rescaledOrRefuse(built, ctx.network, ctx.params.metricEdgeWeights, 'structural holes', { low: 0, high: 2 ** 900 });
   const { off, adj, M } = mutualWeights(g);
   const out = new Float64Array(g.n);
   if (which === 'constraint') {

@@ -4,6 +4,7 @@
  */
 import type { TObject } from 'typebox';
 import type { NetworkJSON } from '../graph/network-json.ts';
+import type { Progress } from '../kernels/progress.ts';
 
 export type MetricKind = 'network' | 'node';
 
@@ -17,6 +18,12 @@ export interface MetricContext<P = Record<string, unknown>> {
   seed: number;
   /** Throws EngineError METRIC_TIMEOUT when the deadline has passed; call between outer iterations. */
   checkpoint: () => void;
+  /**
+   * Optional progress sink (kernels/progress.ts): metrics whose time goes into a source loop or an
+   * iteration forward it to their kernels — sources done / total (a shard: its own sources),
+   * iterations / maxIter, or nodes done for current-flow closeness. Absent = nobody listens.
+   */
+  progress?: Progress;
 }
 
 /** Per-node values for one output attribute, indexed by node index; `undefined`/non-finite = not scored. */

@@ -45,6 +45,8 @@ export interface MetricJob {
   nodeCount?: number;
   /** When the request arrived (ms since epoch): the time limit counts from here, upload and parsing included. Default: now. */
   startedAt?: number;
+  /** This job's time limit (ms) instead of the pool's `timeoutMs` (jobs run longer than calls). */
+  timeoutMs?: number;
 }
 
 export type JobResult = Exclude<RunReply, { ok: false } | { kind: 'partial' }>;
@@ -119,7 +121,8 @@ export class MetricPool {
     }
     if (job.signal?.aborted) throw new EngineError('CANCELLED', 'the request was cancelled');
     this.accepted++;
-    const deadline = Math.min(Date.now(), job.startedAt ?? Infinity) + this.timeoutMs;
+    const limitMs = job.timeoutMs ?? this.timeoutMs;
+    const deadline = Math.min(Date.now(), job.startedAt ?? Infinity) + limitMs;
     const controller = new AbortController();
     const onAbort = () => controller.abort(CANCELLED);
     job.signal?.addEventListener('abort', onAbort, { once: true });
@@ -127,7 +130,7 @@ export class MetricPool {
     try {
       return await this.execute(job, deadline, controller.signal);
     } catch (err) {
-      throw this.mapError(err, controller.signal);
+      throw this.mapError(err, controller.signal, limitMs);
     } finally {
       clearTimeout(timer);
       job.signal?.removeEventListener('abort', onAbort);
@@ -135,10 +138,10 @@ export class MetricPool {
     }
   }
 
-  private mapError(err: unknown, signal: AbortSignal): unknown {
+  private mapError(err: unknown, signal: AbortSignal, limitMs: number): unknown {
     if (signal.aborted && (err as { name?: string })?.name === 'AbortError') {
       return signal.reason === TIMEOUT
-        ? new EngineError('METRIC_TIMEOUT', `metric compute time limit of ${this.timeoutMs / 1000} s reached`)
+        ? new EngineError('METRIC_TIMEOUT', `metric compute time limit of ${limitMs / 1000} s reached`)
         : new EngineError('CANCELLED', 'the request was cancelled');
     }
     if (err instanceof EngineError || err instanceof WorkerFailure || err instanceof PoolBusyError) return err;

@@ -3,11 +3,10 @@
  * metrics/types.ts). Mirrors runMetric's setup (parameters, seed, checkpoint, meta) so a split run
  * answers exactly like an unsplit one.
  */
-import type { NodeMetric, MetricContext } from '../metrics/types.ts';
+import type { NodeMetric } from '../metrics/types.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
-import { getMetric, resolveParams, deriveSeed, mapToIds, type NodeRunOutput } from '../metrics/run.ts';
+import { getMetric, prepareRun, runMeta, mapToIds, type NodeRunOutput, type PreparedRun } from '../metrics/run.ts';
 import { EngineError } from '../errors.ts';
-import { ENGINE_VERSION } from '../version.ts';
 
 export { shardSources, shardBlocks } from '../kernels/sssp.ts';
 
@@ -17,21 +16,14 @@ export function parallelMetric(id: string): NodeMetric | null {
   return m.kind === 'node' && m.parallel ? (m as NodeMetric) : null;
 }
 
-function context(metric: NodeMetric, network: NetworkJSON, networkDirected: boolean, raw: Record<string, unknown>, deadline: number): MetricContext {
-  const params = resolveParams(metric, raw);
-  metric.validate?.(params, network);
-  // as runMetric: only randomised metrics use (and pay for hashing) the seed
-  const seed = !metric.randomized ? 0 : typeof params.seed === 'number' ? params.seed : deriveSeed(metric.id, network, params);
-  const checkpoint = () => {
-    if (Date.now() > deadline) throw new EngineError('METRIC_TIMEOUT', 'metric compute time limit reached');
-  };
-  return { network, networkDirected, params, seed, checkpoint };
+function prepare(metric: NodeMetric, network: NetworkJSON, networkDirected: boolean, raw: Record<string, unknown>, deadline: number): PreparedRun {
+  return prepareRun(metric, network, networkDirected, raw, deadline);
 }
 
 export function runPartial(metricId: string, network: NetworkJSON, networkDirected: boolean, params: Record<string, unknown>, deadline: number, index: number, count: number): Float64Array[] {
   const metric = parallelMetric(metricId);
   if (!metric?.parallel) throw new EngineError('INVALID_ARGS', `metric ${metricId} cannot be split`);
-  return metric.parallel.partial(context(metric, network, networkDirected, params, deadline), { index, count });
+  return metric.parallel.partial(prepare(metric, network, networkDirected, params, deadline).ctx, { index, count });
 }
 
 export function runFinish(
@@ -41,24 +33,16 @@ export function runFinish(
   params: Record<string, unknown>,
   deadline: number,
   summed: Float64Array[],
+  /** performance.now() when the run began (meta.elapsedMs) */
   startedAt: number,
 ): NodeRunOutput {
   const metric = parallelMetric(metricId);
   if (!metric?.parallel) throw new EngineError('INVALID_ARGS', `metric ${metricId} cannot be split`);
-  const ctx = context(metric, network, networkDirected, params, deadline);
-  const result = metric.parallel.finish(ctx, summed);
+  const run = prepare(metric, network, networkDirected, params, deadline);
+  const result = metric.parallel.finish(run.ctx, summed);
   const ids = network.nodes.map((nd) => String(nd.id));
   const values: Record<string, Record<string, number | string>> = {};
   for (const [attr, arr] of Object.entries(result.values)) values[attr] = mapToIds(ids, arr);
-  const meta = {
-    metric: metric.id,
-    parameters: ctx.params,
-    ...(metric.randomized ? { seed: ctx.seed } : {}),
-    nodeCount: network.nodes.length,
-    edgeCount: network.edges?.length ?? 0,
-    elapsedMs: Math.round((Date.now() - startedAt) * 1000) / 1000,
-    engineVersion: ENGINE_VERSION,
-    ...result.meta,
-  };
+  const meta = runMeta(run, network, startedAt, result.meta);
   return { kind: 'node', values, meta };
 }

@@ -8,6 +8,7 @@ import { Piscina } from 'piscina';
 import { getMetric, runMetric, type RunOutput } from '../metrics/run.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
 import { EngineError } from '../errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../graph/json-limits.ts';
 import { parseMetricRequest, responseText, applyNodeValues } from './request.ts';
 import { runFinish, runPartial } from './shard.ts';
 import { toWire, type RunReply, type RunStats, type RunTask } from './protocol.ts';
@@ -42,13 +43,16 @@ function checkDeadline(deadline: number): void {
 
 function handle(task: RunTask): RunReply {
   const t0 = performance.now();
-  const started = Date.now();
   const metric = getMetric(task.metric);
   let network: NetworkJSON;
   let networkDirected: boolean;
   let params: Record<string, unknown>;
   if (task.network.kind === 'body') {
-    const body: unknown = JSON.parse(decoder.decode(task.network.body));
+    const text = decoder.decode(task.network.body);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new EngineError('INVALID_ARGS', `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels is not accepted`, [{ path: '', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels is not accepted` }]);
+    }
+    const body: unknown = JSON.parse(text);
     const req = parseMetricRequest(metric, body, task.limits);
     if (req.networkId !== undefined) return { ok: true, kind: 'deferred', networkId: req.networkId, params: req.params };
     network = req.network as NetworkJSON;
@@ -74,7 +78,7 @@ function handle(task: RunTask): RunReply {
     const partials = runPartial(task.metric, network, networkDirected, params, task.deadline, task.shard.index, task.shard.count);
     return { ok: true, kind: 'partial', partials, stats: stats() };
   } else if (task.shard?.phase === 'finish') {
-    out = runFinish(task.metric, network, networkDirected, params, task.deadline, task.shard.partials, started);
+    out = runFinish(task.metric, network, networkDirected, params, task.deadline, task.shard.partials, t0);
   } else {
     out = runMetric({ metric: task.metric, network, networkDirected, params, deadline: task.deadline });
   }
