@@ -3,11 +3,27 @@
  * /embed/assets/). `node build.ts` or buildViewer().
  */
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** The download page (no inline script or style: it is served under `default-src 'self'`). */
+const DOWNLOAD_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<title>Download</title>
+<link rel="stylesheet" href="viewer.css">
+<script src="download.js" defer></script>
+</head>
+<body class="nl-download-page">
+<p id="status" class="nl-download-status">Preparing your file…</p>
+</body>
+</html>
+`;
 
 export async function buildViewer(opts: { minify?: boolean } = {}): Promise<string> {
   const out = join(here, 'public/assets');
@@ -27,7 +43,7 @@ export async function buildViewer(opts: { minify?: boolean } = {}): Promise<stri
   });
   // The layout worker: a classic worker script of its own, same origin as the page (CSP `default-src 'self'`).
   await build({
-    entryPoints: [join(here, 'src/menu/layout-worker.ts')],
+    entryPoints: [join(here, 'src/layout/worker.ts')],
     outfile: join(out, 'layout-worker.js'),
     bundle: true,
     format: 'iife',
@@ -38,6 +54,20 @@ export async function buildViewer(opts: { minify?: boolean } = {}): Promise<stri
     legalComments: 'none',
     logLevel: 'warning',
   });
+  // The download page (export/deliver.ts): a popup that escapes the iframe's sandbox and saves exports.
+  await build({
+    entryPoints: [join(here, 'src/export/download-page.ts')],
+    outfile: join(out, 'download.js'),
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2022'],
+    minify: opts.minify ?? true,
+    sourcemap: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  writeFileSync(join(out, 'download.html'), DOWNLOAD_PAGE);
   copyFileSync(join(here, 'src/viewer.css'), join(out, 'viewer.css'));
   return out;
 }

@@ -16,6 +16,7 @@ export const PATHS = {
   views: '/api/v2/embed/viewer/views',
   view: (id: string) => `/api/v2/embed/viewer/views/${encodeURIComponent(id)}`,
   heartbeat: '/api/v2/embed/viewer/heartbeat',
+  positions: '/api/v2/embed/viewer/network/positions',
   status: (sessionId: string) => `/api/v2/embed/sessions/${encodeURIComponent(sessionId)}/status`,
 };
 
@@ -41,6 +42,8 @@ export class ViewerApi implements BackendPort {
   readonly base: string;
   readonly sessionId: string;
   tokens: TokenManager | null = null;
+  /** The stored network's version the viewer loaded (`networkUUID`); a positions save applies only to it. */
+  networkUUID = '';
   /** Called when the service says the session has ended. */
   onExpired: (reason: string) => void = () => undefined;
   #fetch: Fetch;
@@ -108,6 +111,7 @@ export class ViewerApi implements BackendPort {
     const networkId = String(meta.networkId ?? meta._id ?? meta.id ?? '');
     const name = String(meta.name ?? '');
     const isDirected = meta.isDirected === true;
+    this.networkUUID = typeof meta.networkUUID === 'string' ? meta.networkUUID : '';
     let json = meta.networkJSON as NetworkJson | undefined;
     const link = (meta.dataUrl ?? meta.url ?? meta.signedUrl) as string | undefined;
     if (!json && typeof link === 'string') {
@@ -156,6 +160,13 @@ export class ViewerApi implements BackendPort {
     const checkAfterMs = typeof body.checkAfterMs === 'number' && body.checkAfterMs >= 1000 ? body.checkAfterMs : 30_000;
     if (body.live === false) this.onExpired('the session has ended');
     return { live: body.live !== false, checkAfterMs };
+  }
+
+  /** "Keep these positions" (Edit): x/y of the listed nodes into the stored network; a new networkUUID. */
+  async savePositions(p: { nodeIds: string[]; x: number[]; y: number[] }): Promise<{ networkUUID: string; modified: string }> {
+    const r = await this.request<{ networkUUID: string; modified: string }>(PATHS.positions, { method: 'PUT', body: { networkUUID: this.networkUUID, ...p } });
+    this.networkUUID = r.networkUUID;
+    return r;
   }
 
   heartbeat(): Promise<unknown> {

@@ -16,9 +16,9 @@
  */
 import type { ChatMessage, CommandName, EventName, SessionInfo } from '@netloom/protocol';
 import { CommandError } from './errors.ts';
-import { CHAT_GATE_TEXT, chatGateOf } from './engine.ts';
-import { parseBlocks, type MdBlock } from './chat-markdown.ts';
-import type { MdNode } from './markdown.ts';
+import { CHAT_GATE_TEXT, chatGateOf, type ChatPort } from './chat-port.ts';
+import { el } from './dom.ts';
+import { renderMarkdown } from './markdown-dom.ts';
 
 export const CHAT_PATHS = {
   state: '/api/v2/embed/viewer/chat',
@@ -42,15 +42,6 @@ export interface ChatEngine {
   readonly expired: boolean;
 }
 
-/** The engine's side of the `chat.*` commands. */
-export interface ChatPort {
-  ask(args: { message: string; newChat?: boolean }, ctx: { id: string }): Promise<{ messageId: string }>;
-  messages(): Promise<ChatMessage[]>;
-  open(ctx: { id: string }): Promise<{ ok: true }>;
-  close(ctx: { id: string }): Promise<{ ok: true }>;
-  newChat(ctx: { id: string }): Promise<{ ok: true }>;
-  cancel(ctx: { id: string }): Promise<{ cancelled: boolean }>;
-}
 
 type Action =
   | { type: 'layer'; operation: 'Color' | 'Size' | 'Filter'; attribute: string; values?: (string | number)[]; min?: number; max?: number }
@@ -76,55 +67,6 @@ interface ChatStateBody {
   presetQuestions: string[];
   conversationId: string | null;
   answering: { replyId: string } | null;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function inline(nodes: MdNode[], parent: HTMLElement): HTMLElement {
-  for (const n of nodes) {
-    if (n.type === 'text') parent.append(document.createTextNode(n.text));
-    else if (n.type === 'br') parent.append(el('br'));
-    else if (n.type === 'code') parent.append(el('code', undefined, n.text));
-    else if (n.type === 'link') {
-      const a = el('a');
-      a.href = n.href;
-      a.target = '_blank';
-      a.rel = 'noopener noreferrer';
-      parent.append(inline(n.children, a));
-    } else parent.append(inline(n.children, el(n.type === 'strong' ? 'strong' : n.type === 'em' ? 'em' : 'del')));
-  }
-  return parent;
-}
-
-/** Chat Markdown → elements (textContent only). */
-export function renderMarkdown(src: string, parent: HTMLElement): HTMLElement {
-  for (const b of parseBlocks(src) as MdBlock[]) {
-    if (b.type === 'p') parent.append(inline(b.children, el('p')));
-    else if (b.type === 'h') parent.append(inline(b.children, el('h4')));
-    else if (b.type === 'pre') parent.append(el('pre', undefined, b.text));
-    else if (b.type === 'table') {
-      const t = el('table');
-      const hr = el('tr');
-      for (const c of b.head) hr.append(inline(c, el('th')));
-      t.append(hr);
-      for (const r of b.rows) {
-        const tr = el('tr');
-        for (const c of r) tr.append(inline(c, el('td')));
-        t.append(tr);
-      }
-      parent.append(t);
-    } else {
-      const list = el(b.type);
-      for (const it of b.items) list.append(inline(it, el('li')));
-      parent.append(list);
-    }
-  }
-  return parent;
 }
 
 export class ChatController implements ChatPort {

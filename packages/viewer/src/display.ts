@@ -16,7 +16,9 @@ import type { Camera } from '@netloom/protocol';
 import type { DisplayPort } from './engine.ts';
 import { computeDisplay, type Display } from './layers.ts';
 import type { NetworkModel } from './model.ts';
-import { parseInline, plainText, type MdNode } from './markdown.ts';
+import { parseInline, plainText } from './markdown.ts';
+import { el } from './dom.ts';
+import { renderInline } from './markdown-dom.ts';
 import { nodePrograms } from './menu/programs.ts';
 import { detectSoftwareWebGL, renderProfile, type RenderProfile } from './render-profile.ts';
 
@@ -32,30 +34,6 @@ function race(p: Promise<void>, signal: AbortSignal): Promise<void> {
       resolve();
     }, reject);
   });
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-/** Markdown tokens → elements, text through textContent only (nothing from the data is parsed as HTML). */
-function renderMd(nodes: MdNode[], parent: HTMLElement): HTMLElement {
-  for (const n of nodes) {
-    if (n.type === 'text') parent.append(document.createTextNode(n.text));
-    else if (n.type === 'br') parent.append(el('br'));
-    else if (n.type === 'code') parent.append(el('code', undefined, n.text));
-    else if (n.type === 'link') {
-      const a = el('a');
-      a.href = n.href;
-      a.target = '_blank';
-      a.rel = 'noopener noreferrer';
-      parent.append(renderMd(n.children, a));
-    } else parent.append(renderMd(n.children, el(n.type === 'strong' ? 'strong' : n.type === 'em' ? 'em' : 'del')));
-  }
-  return parent;
 }
 
 function sameDisplay(a: Display, b: Display): boolean {
@@ -176,11 +154,11 @@ export class SigmaDisplay implements DisplayPort {
       return;
     }
     box.hidden = false;
-    box.append(renderMd(parseInline(this.#model.labels[i]), el('h2', 'nl-title')));
+    box.append(renderInline(parseInline(this.#model.labels[i]), el('h2', 'nl-title')));
     const dl = el('dl');
     for (const [k, v] of Object.entries(this.#model.attributes[i])) {
       if (k.startsWith('_') || k === 'name') continue; // `_` attributes are usable but not shown
-      dl.append(renderMd(parseInline(k), el('dt')), renderMd(parseInline(String(v)), el('dd')));
+      dl.append(renderInline(parseInline(k), el('dt')), renderInline(parseInline(String(v)), el('dd')));
     }
     box.append(dl);
     const img = this.#model.images[i];

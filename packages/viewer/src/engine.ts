@@ -15,7 +15,9 @@ import { networkInfo, type NetworkModel } from './model.ts';
 import { assertRef, assertRefs, buildLabelIndex, describe, requireOne, resolveRef, type LabelIndex } from './refs.ts';
 import { findNodes } from './find.ts';
 import { CommandQueue } from './queue.ts';
-import type { ChatPort } from './chat.ts';
+import { CHAT_GATE_TEXT, chatGateOf, type ChatPort } from './chat-port.ts';
+
+export { CHAT_GATE_TEXT, chatGateOf, type ChatPort } from './chat-port.ts';
 
 export interface DisplayPort {
   /** Redraw with the given display attributes and selection (reducers), and show the details panel. */
@@ -36,22 +38,6 @@ export interface BackendPort {
   updateView(view: EmbedView): Promise<EmbedView>;
 }
 
-/**
- * Whether this session has a chat at all (button, panel, chat commands past the viewer's own gate): not
- * when `ui.aiChat` is false or the user's chatAccess is off. The organization's switch and allowance
- * leave the chat in place and are reported by the service (the panel says why; commands get
- * NOT_PERMITTED with the service's reason).
- */
-export function chatGateOf(s: SessionInfo): 'hidden' | 'chat-access-off' | null {
-  if (s.ui?.aiChat === false) return 'hidden';
-  if ((s.chatAccess ?? s.capabilities?.chat) === 'off') return 'chat-access-off';
-  return null;
-}
-
-export const CHAT_GATE_TEXT = {
-  'hidden': 'AI chat is hidden for this session (ui.aiChat is false)',
-  'chat-access-off': 'this viewer has no AI chat (chatAccess is off)',
-} as const;
 
 export type Emit = (name: EventName, payload: Record<string, unknown>) => void;
 

@@ -16,6 +16,10 @@ import { CommandError, toWireError } from './errors.ts';
 import { buildModel } from './model.ts';
 import { TokenManager } from './tokens.ts';
 import { mountMenu } from './menu/index.ts';
+import { installInspect } from './inspect.ts';
+
+/** How long `ready` waits for the automatic first layout of a network without stored positions. */
+const AUTO_LAYOUT_READY_WAIT_MS = 3000;
 
 const root = document.getElementById('netloom-viewer') as HTMLElement;
 const sessionId = root.dataset.sessionId ?? '';
@@ -138,9 +142,17 @@ async function load(): Promise<void> {
     e.chat = chat;
     void chat.mount(root).catch(() => undefined);
     // The Explore left menu (hidden entirely by `ui.menu: []`) and the drawing hooks it shares with views.
-    mountMenu({ root, engine: e, display, model, session, api, layoutWorkerUrl: new URL('layout-worker.js', import.meta.url) });
+    const menu = mountMenu({ root, engine: e, display, model, session, api, layoutWorkerUrl: new URL('layout-worker.js', import.meta.url), downloadPageUrl: new URL('download.html', import.meta.url) });
+    installInspect(display, model, menu.layout);
     mark('drawn');
     requestAnimationFrame(() => mark('first-frame'));
+    // No stored positions: the circle is drawn, then ForceAtlas2 runs by itself. `ready` waits for it (at
+    // most AUTO_LAYOUT_READY_WAIT_MS), so a host's first commands see the readable drawing.
+    const auto = menu.autoLayout();
+    if (auto) {
+      await Promise.race([auto, new Promise((r) => setTimeout(r, AUTO_LAYOUT_READY_WAIT_MS))]);
+      mark('auto-layout');
+    }
     // The viewer's own clicks go through the same queue as host commands.
     display.renderer.on('clickNode', ({ node }) => {
       activity();
@@ -178,6 +190,7 @@ async function load(): Promise<void> {
     const endsIn = Date.parse(session.expiresAt) - Date.now();
     if (Number.isFinite(endsIn)) setTimeout(() => expire('expired'), Math.min(Math.max(0, endsIn), 2 ** 31 - 1));
     status('');
+    menu.layoutPanel.ready = true;
     e.emit('ready', { sessionId, networkId: model.networkId, nodeCount: model.ids.length, edgeCount: model.edges.length, protocolVersion: 1 });
     for (const r of early.splice(0)) void onRequest(r);
     // The label index of node references, once the viewer is idle (a command that needs it earlier builds it).

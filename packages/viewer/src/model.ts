@@ -5,6 +5,7 @@
  * ViewerState and only produce display attributes (ARCHITECTURE convention 10). No DOM.
  */
 import type { AttributeType, Attributes, NetworkInfo, NodeSummary } from '@netloom/protocol';
+import { circlePoint } from './layout/arrange.ts';
 
 export interface NetworkJsonNode {
   id: string | number;
@@ -45,6 +46,8 @@ export interface NetworkModel {
   y: Float64Array;
   images: (string | null)[];
   edges: ModelEdge[];
+  /** True when every node came with a stored position (else the missing ones start on a circle). */
+  positioned: boolean;
   /** Node attribute name → type (`number` when every present value is a Number). Sorted by name. */
   nodeAttributeTypes: Map<string, AttributeType>;
 }
@@ -93,11 +96,8 @@ export function buildModel(input: { networkId: string; name: string; directed?: 
     } else missing.push(i);
   }
   // Nodes without a position: equally spread on a circle.
-  const radius = Math.max(1, missing.length) * 2;
   missing.forEach((i, k) => {
-    const a = (2 * Math.PI * k) / missing.length;
-    x[i] = radius * Math.cos(a);
-    y[i] = radius * Math.sin(a);
+    [x[i], y[i]] = circlePoint(k, missing.length);
   });
   const edges: ModelEdge[] = [];
   for (const e of input.json.edges ?? []) {
@@ -119,6 +119,7 @@ export function buildModel(input: { networkId: string; name: string; directed?: 
     y: y.subarray(0, ids.length),
     images,
     edges,
+    positioned: missing.length === 0,
     nodeAttributeTypes: sortedTypes,
   };
 }

@@ -1,9 +1,8 @@
 /**
  * The Explore left menu end to end in Debian's Chromium (host page on another origin, the real server
  * and embedding API; setup in helpers/browser-env.ts, viewer 900 × 600): `ui.menu` subsets and `[]`, a
- * color through the menu (drawing changes, revision bumps, state.changed), export (PNG, SVG, CSV, GEXF),
- * the FA2 layout in a worker (nodes move, the page still answers state.get), templates, shapes and
- * roll-up, and save disabled for a View-only user.
+ * color through the menu (drawing changes, revision bumps, state.changed),
+ * templates, shapes and roll-up (layouts: layout-browser.test.ts; exports: export-browser.test.ts), and save disabled for a View-only user.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -112,63 +111,6 @@ test('a color chosen in the menu goes through the command engine: the drawing ch
   await page.waitForFunction((r) => (window as unknown as Win).embed.revision > r, r3);
   const dark = await shot(page, 'menu');
   assert.ok(countColor(dark, '#102030', 8) > 10_000, 'background color applied');
-  await page.close();
-});
-
-test('export produces PNG, SVG, CSV and GEXF files of the visible network', { skip, timeout: 90_000 }, async () => {
-  const page = await env.open(await env.session('editor-1', networkId));
-  assert.equal((await sdk(page, 'layers.filter', { attribute: 'team', values: ['Eng', 'Ops'] })).ok, true);
-  const panel = await openItem(page, 'export');
-  for (const kind of ['png', 'svg', 'csv', 'gexf']) {
-    await panel.locator(`[data-export="${kind}"]`).click();
-    await panel.locator(`a.nl-download[download$=".${kind}"]`).first().waitFor();
-  }
-  const files = await viewerFrame(page).evaluate(async () => {
-    const out: Record<string, { size: number; type: string; head: string; text: string }> = {};
-    for (const a of document.querySelectorAll<HTMLAnchorElement & { netloomBlob?: Blob }>('a.nl-download')) {
-      const blob = a.netloomBlob as Blob;
-      const bytes = new Uint8Array(await blob.arrayBuffer());
-      out[a.download.split('.').pop() as string] = { size: blob.size, type: blob.type, head: [...bytes.slice(0, 8)].join(','), text: blob.type === 'image/png' ? '' : new TextDecoder().decode(bytes) };
-    }
-    return out;
-  });
-  assert.equal(files.png.type, 'image/png');
-  assert.equal(files.png.head, '137,80,78,71,13,10,26,10', 'PNG signature');
-  assert.ok(files.png.size > 2000);
-  const csvLines = files.csv.text.trim().split('\r\n');
-  assert.equal(csvLines[0], 'label,id,score,team');
-  assert.equal(csvLines.length, 1 + 20, 'the 20 visible nodes');
-  assert.ok(csvLines.slice(1).every((l) => /,(Eng|Ops)$/.test(l)));
-  assert.match(files.gexf.text, /<gexf /);
-  assert.equal((files.gexf.text.match(/<node /g) ?? []).length, 20);
-  assert.match(files.svg.text, /<svg /);
-  assert.equal((files.svg.text.match(/<circle /g) ?? []).length, 20);
-  await page.close();
-});
-
-test('layout runs ForceAtlas2 in a worker: nodes move and the page keeps answering state.get', { skip, timeout: 90_000 }, async () => {
-  const page = await env.open(await env.session('editor-1', networkId));
-  const before = await shot(page, 'menu');
-  const rev0 = await revision(page);
-  const panel = await openItem(page, 'layout');
-  await panel.locator('[data-action="start"]').click();
-  await panel.locator('[data-layout-status="running"]').waitFor();
-  const latencies: number[] = [];
-  for (let k = 0; k < 10; k++) {
-    const t0 = Date.now();
-    const r = await sdk(page, 'state.get');
-    assert.equal(r.ok, true);
-    latencies.push(Date.now() - t0);
-    await page.waitForTimeout(100);
-  }
-  assert.ok(Math.max(...latencies) < 1000, `state.get during layout: ${latencies.join(', ')} ms`);
-  const iterations = await viewerFrame(page).evaluate(() => document.querySelector('[data-layout-status]')?.textContent ?? '');
-  assert.match(iterations, /Running… [1-9]\d* iterations/);
-  await panel.locator('[data-action="stop"]').click();
-  await panel.locator('[data-layout-status="stopped"]').waitFor();
-  const after = await shot(page, 'menu');
-  assert.ok(countDifferent(before, after) > 500, 'nodes moved');
-  assert.ok((await revision(page)) > rev0, 'layout start/stop bump the revision');
   await page.close();
 });
 

@@ -73,3 +73,52 @@ export function numericRange(model: NetworkModel, attribute: string): [number, n
   }
   return lo <= hi ? [lo, hi] : null;
 }
+
+/** Distinct values from which a text attribute is not offered first (checkbox lists get long). */
+export const FEW_VALUES = 20;
+
+/** Attributes that name the nodes (labels): never the default of Filter, Color or Shapes. */
+export function isLabelAttribute(model: NetworkModel, attribute: string): boolean {
+  if (/^(name|label|title|id)$/i.test(attribute)) return true;
+  const distinct = new Set<string>();
+  let present = 0;
+  for (const a of model.attributes) {
+    const v = a[attribute];
+    if (v === undefined) continue;
+    present++;
+    distinct.add(String(v));
+  }
+  return present > FEW_VALUES && distinct.size === present;
+}
+
+/**
+ * The attribute a Filter (or Color) panel starts on: the first text attribute with few values (2 to
+ * FEW_VALUES distinct) that does not name the nodes, else the first numeric one, else the first non-label one.
+ */
+export function defaultFilterAttribute(model: NetworkModel): string | null {
+  const { categorical, numeric } = attributesByType(model);
+  const visible = (n: string) => !n.startsWith('_');
+  for (const name of categorical.filter(visible)) {
+    if (isLabelAttribute(model, name)) continue;
+    const distinct = valueCounts(model, name).length;
+    if (distinct >= 2 && distinct <= FEW_VALUES) return name;
+  }
+  const firstNumeric = numeric.find(visible);
+  if (firstNumeric) return firstNumeric;
+  return categorical.find((n) => visible(n) && !isLabelAttribute(model, n)) ?? categorical[0] ?? null;
+}
+
+/** Equal-width histogram of a numeric attribute over [lo, hi]: `bins` counts. */
+export function histogram(model: NetworkModel, attribute: string, bins: number, range?: [number, number]): { lo: number; hi: number; counts: number[] } {
+  const r = range ?? numericRange(model, attribute) ?? [0, 0];
+  const [lo, hi] = r;
+  const counts = new Array<number>(bins).fill(0);
+  const span = hi - lo;
+  for (const a of model.attributes) {
+    const v = a[attribute];
+    if (typeof v !== 'number' || v < lo || v > hi) continue;
+    const k = span > 0 ? Math.min(bins - 1, Math.floor(((v - lo) / span) * bins)) : 0;
+    counts[k]++;
+  }
+  return { lo, hi, counts };
+}

@@ -12,7 +12,7 @@ import type { NetworkModel } from '../model.ts';
 import { MAX_SIZE, MIN_SIZE } from '../layers.ts';
 import { activeLayer, assignShapes, type ShapeAssignment } from './shapes.ts';
 import { computeRollup, type Rollup } from './rollup.ts';
-import type { LayoutRunner } from './layout.ts';
+import type { LayoutRunner } from '../layout/runner.ts';
 
 export const LABEL_MODES = ['always', 'hover', 'none'] as const;
 export type LabelMode = (typeof LABEL_MODES)[number];

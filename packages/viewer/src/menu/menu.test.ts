@@ -6,8 +6,8 @@ import { degrees, setNodeAttribute, valueCounts } from './attrs.ts';
 import { assignShapes } from './shapes.ts';
 import { computeRollup, groupKey } from './rollup.ts';
 import { edgeTable, nodeTable, sortTable, toCsv } from './table.ts';
-import { escapeXml, toSvg } from './svg.ts';
-import { toGexf } from './gexf.ts';
+import { escapeXml, toSvg } from '../export/svg.ts';
+import { toGexf } from '../export/gexf.ts';
 import { DEGREE_ATTRIBUTE, firstCategorical, hubThreshold, templates } from './templates.ts';
 
 function model() {
@@ -144,4 +144,18 @@ test('templates: color by the first useful categorical attribute, size by degree
   assert.equal(hubThreshold(m), 3);
   const bare = buildModel({ networkId: 'x', name: 'x', json: { nodes: [{ id: 1 }, { id: 2 }] } });
   assert.deepEqual(templates(bare).map((t) => t.id), ['size-by-degree', 'hubs']);
+});
+
+test('Filter starts on the first text attribute with few values, never on labels; histograms count numeric values per bin', async () => {
+  const { defaultFilterAttribute, histogram, isLabelAttribute } = await import('./attrs.ts');
+  const m = model();
+  assert.equal(defaultFilterAttribute(m), 'team');
+  assert.equal(isLabelAttribute(m, 'name'), true);
+  const many = buildModel({ networkId: 'x', name: 'x', json: { nodes: Array.from({ length: 50 }, (_, i) => ({ id: i, attributes: { label2: `L${i}`, city: `C${i % 5}`, score: i } })) } });
+  assert.equal(isLabelAttribute(many, 'label2'), true, 'unique values on every node name the nodes');
+  assert.equal(defaultFilterAttribute(many), 'city');
+  const onlyLabels = buildModel({ networkId: 'x', name: 'x', json: { nodes: Array.from({ length: 30 }, (_, i) => ({ id: i, attributes: { name: `N${i}`, score: i } })) } });
+  assert.equal(defaultFilterAttribute(onlyLabels), 'score');
+  assert.deepEqual(histogram(many, 'score', 5).counts, [10, 10, 10, 10, 10]);
+  assert.deepEqual(histogram(many, 'score', 2, [0, 9]).counts, [5, 5]);
 });

@@ -5,12 +5,10 @@ declare module 'graphology-gexf/common/writer.js' {
   export default function write(graph: Graph, options?: GexfWriterOptions): string;
 }
 
-// graphology-layout-forceatlas2's worker body and helpers (CommonJS, no declarations of their own).
-declare module 'graphology-layout-forceatlas2/webworker.js' {
-  export default function worker(): void;
+// The layouts' single iterations (CommonJS, no declarations of their own); layout/jobs.ts drives them.
+declare module 'graphology-layout-forceatlas2/iterate.js' {
+  export default function iterate(settings: object, nodes: Float32Array, edges: Float32Array): object;
 }
-declare module 'graphology-layout-forceatlas2/helpers.js' {
-  import type Graph from 'graphology-types';
-  export function graphToByteArrays(graph: Graph, getEdgeWeight: (...a: unknown[]) => number): { nodes: Float32Array; edges: Float32Array };
-  export function assignLayoutChanges(graph: Graph, nodes: Float32Array, outputReducer: null): void;
+declare module 'graphology-layout-noverlap/iterate.js' {
+  export default function iterate(settings: object, nodes: Float32Array): { converged: boolean };
 }

@@ -3,7 +3,7 @@
  * labels optional, on the background color. Graph coordinates are fitted into the picture with y up
  * (as sigma draws them). Every text is escaped. No DOM.
  */
-import type { Shape } from './shapes.ts';
+import type { Shape } from '../menu/shapes.ts';
 
 export interface SvgNode {
   x: number;

@@ -1,0 +1,33 @@
+/**
+ * A read-only window onto the drawing for browser tests and support (`window.netloomInspect` in the
+ * viewer's frame): node discs and edges on the canvas in viewport pixels, the canvas size and the layout
+ * state. It changes nothing and exposes nothing the viewer page does not already hold (the host page,
+ * on another origin, cannot reach it).
+ */
+import type { SigmaDisplay } from './display.ts';
+import type { LayoutRunner, LayoutState } from './layout/runner.ts';
+import { visibleDiscs, type Disc } from './layout/runner.ts';
+import type { NetworkModel } from './model.ts';
+
+export interface Inspect {
+  /** Visible nodes: id and disc on the canvas (viewport px). */
+  nodes(): (Disc & { id: string })[];
+  /** Edges between visible nodes as pairs of node ids. */
+  edges(): [string, string][];
+  canvas(): { width: number; height: number };
+  layout(): LayoutState;
+}
+
+export function installInspect(display: SigmaDisplay, model: NetworkModel, layout: LayoutRunner): void {
+  const r = display.renderer;
+  const inspect: Inspect = {
+    nodes: () => {
+      const ids = model.ids.filter((id) => !r.getNodeDisplayData(id)?.hidden);
+      return visibleDiscs(r, ids).map((d, k) => ({ id: ids[k], ...d }));
+    },
+    edges: () => model.edges.filter((e) => !r.getNodeDisplayData(model.ids[e.source])?.hidden && !r.getNodeDisplayData(model.ids[e.target])?.hidden).map((e) => [model.ids[e.source], model.ids[e.target]]),
+    canvas: () => r.getDimensions(),
+    layout: () => ({ ...layout.state }),
+  };
+  (window as unknown as { netloomInspect: Inspect }).netloomInspect = inspect;
+}

@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { categoryOrder, circle, circleByGroups, orient, plot } from './arrange.ts';
+import { Fa2Job, fa2Settings, FA2_DEFAULTS, NoverlapJob } from './jobs.ts';
+import { countOverlaps } from './runner.ts';
+
+const lesMis = JSON.parse(readFileSync(new URL('../../test/fixtures/les-miserables.json', import.meta.url), 'utf8')) as { nodes: { id: string }[]; edges: { source: string; target: string; attributes: { weight: number } }[] };
+
+function lesMisInput() {
+  const index = new Map(lesMis.nodes.map((n, i) => [n.id, i]));
+  return {
+    positions: circle(lesMis.nodes.length),
+    edges: Uint32Array.from(lesMis.edges.flatMap((e) => [index.get(e.source) as number, index.get(e.target) as number])),
+    weights: Float32Array.from(lesMis.edges.map((e) => e.attributes.weight)),
+  };
+}
+
+function meanEdgeLength(p: Float32Array, edges: Uint32Array): number {
+  let s = 0;
+  for (let k = 0; k < edges.length; k += 2) s += Math.hypot(p[2 * edges[k]] - p[2 * edges[k + 1]], p[2 * edges[k] + 1] - p[2 * edges[k + 1] + 1]);
+  let lo = Infinity, hi = -Infinity;
+  for (const v of p) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  return s / (edges.length / 2) / (hi - lo);
+}
+
+test('ForceAtlas2 settings: the library defaults merged with what it infers (no undefined setting), Barnes–Hut above 2,000 nodes', () => {
+  const s = fa2Settings(77);
+  for (const k of Object.keys(FA2_DEFAULTS)) assert.notEqual(s[k as keyof typeof s], undefined, k);
+  assert.equal(s.edgeWeightInfluence, 1);
+  assert.equal(s.strongGravityMode, true);
+  assert.equal(s.barnesHutOptimize, false);
+  assert.equal(fa2Settings(5000).barnesHutOptimize, true);
+});
+
+test('ForceAtlas2 on Les Misérables: finite positions, converges by itself, edges much shorter than on the circle, weighted or not', () => {
+  const input = lesMisInput();
+  for (const weighted of [false, true]) {
+    const job = new Fa2Job({ ...input, weights: weighted ? input.weights : null });
+    let r;
+    do r = job.batch(20); while (!r.done);
+    assert.equal(r.done, 'converged');
+    assert.ok(r.positions.every(Number.isFinite));
+    const ratio = meanEdgeLength(r.positions, input.edges) / meanEdgeLength(input.positions, input.edges);
+    assert.ok(ratio < 0.7, `mean edge length ratio ${ratio}`);
+  }
+});
+
+test('ForceAtlas2 stops at its iteration limit when it has not converged', () => {
+  const job = new Fa2Job({ ...lesMisInput(), weights: null }, { maxIterations: 5 });
+  let r;
+  do r = job.batch(1000); while (!r.done);
+  assert.equal(r.done, 'limit');
+  assert.equal(r.iterations, 5);
+});
+
+test('noverlap after ForceAtlas2 on Les Misérables leaves no overlapping discs', () => {
+  const input = lesMisInput();
+  const fa2 = new Fa2Job({ ...input, weights: null });
+  let r;
+  do r = fa2.batch(20); while (!r.done);
+  let lo = Infinity, hi = -Infinity;
+  for (const v of r.positions) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  const radius = (hi - lo) * 0.02;
+  const n = lesMis.nodes.length;
+  const discs = (p: Float32Array) => Array.from({ length: n }, (_, i) => ({ x: p[2 * i], y: p[2 * i + 1], r: radius }));
+  assert.ok(countOverlaps(discs(r.positions)) > 0, 'ForceAtlas2 leaves overlaps at this size');
+  const job = new NoverlapJob({ positions: r.positions, edges: new Uint32Array(0), weights: null, sizes: new Float32Array(n).fill(radius) }, { settings: { margin: radius * 0.1, ratio: 1.1 } });
+  do r = job.batch(50); while (!r.done);
+  assert.equal(r.done, 'converged');
+  assert.equal(countOverlaps(discs(r.positions)), 0);
+});
+
+test('circle by attribute: each group on one arc, largest group first', () => {
+  const groups = Int32Array.from([0, 1, 1, 0, 1, -1, 2]);
+  const p = circleByGroups(groups);
+  const angle = (i: number) => (Math.atan2(p[2 * i + 1], p[2 * i]) + 2 * Math.PI) % (2 * Math.PI);
+  const order = [...groups.keys()].sort((a, b) => angle(a) - angle(b)).map((i) => groups[i]);
+  assert.deepEqual(order, [1, 1, 1, 0, 0, 2, -1]);
+});
+
+test('plot: numeric axes keep the order of the values; categories by count or alphabetically; missing values before the first', () => {
+  const p = plot({ kind: 'number', values: [3, 1, 2, undefined] }, { kind: 'number', values: [0, 0, 0, 0] });
+  assert.ok(p[2] < p[4] && p[4] < p[0], 'x ordered by value');
+  assert.ok(p[6] < p[2], 'missing value first');
+  assert.deepEqual(categoryOrder(['b', 'a', 'b', 'c', 'c', 'c'], 'count'), ['c', 'b', 'a']);
+  assert.deepEqual(categoryOrder(['b', 'a', 'b', 'c10', 'c9'], 'alphabetical'), ['a', 'b', 'c9', 'c10']);
+  const q = plot({ kind: 'category', values: ['x', 'y', 'y'], order: 'count' }, { kind: 'number', values: [1, 2, 3] });
+  assert.ok(q[0] > q[2] && q[0] > q[4], 'the most frequent category comes first');
+});
+
+test('orient turns a drawing so its long axis lies along the canvas long side', () => {
+  const tall = Float32Array.from([0, -10, 0, 10, 1, 0, -1, 0]);
+  const wide = orient(Float32Array.from(tall), true);
+  const span = (p: Float32Array, o: number) => Math.max(p[o], p[o + 2], p[o + 4], p[o + 6]) - Math.min(p[o], p[o + 2], p[o + 4], p[o + 6]);
+  assert.ok(span(wide, 0) > 19 && span(wide, 1) < 3, `x span ${span(wide, 0)}, y span ${span(wide, 1)}`);
+  const back = orient(Float32Array.from(wide), false);
+  assert.ok(span(back, 1) > 19);
+});

@@ -1,0 +1,31 @@
+/**
+ * Messages between the viewer page and the layout worker (layout/worker.ts ⇄ layout/runner.ts).
+ * Positions travel as Float32Array (x, y of node i at 2i, 2i + 1), transferred, never copied.
+ */
+import type { PlotAxis } from './arrange.ts';
+import type { Fa2Settings, NoverlapSettings } from './jobs.ts';
+
+export type LayoutKind = 'forceAtlas2' | 'noverlap' | 'circle' | 'circleByAttribute' | 'plot';
+
+export type LayoutRequest =
+  | { kind: 'forceAtlas2'; positions: Float32Array; edges: Uint32Array; weights: Float32Array | null; settings?: Partial<Fa2Settings>; maxIterations?: number; batchMs?: number }
+  | { kind: 'noverlap'; positions: Float32Array; sizes: Float32Array; settings?: Partial<NoverlapSettings>; maxIterations?: number; batchMs?: number }
+  | { kind: 'circle'; order: number }
+  | { kind: 'circleByAttribute'; groups: Int32Array }
+  | { kind: 'plot'; x: PlotAxis; y: PlotAxis };
+
+export interface LayoutProgress {
+  type: 'progress' | 'done';
+  positions: Float32Array;
+  iterations: number;
+  movement: number;
+  /** On `done`: why the run ended by itself. */
+  reason?: 'converged' | 'limit';
+}
+
+export interface LayoutFailure {
+  type: 'error';
+  message: string;
+}
+
+export type LayoutReply = LayoutProgress | LayoutFailure;

@@ -1,0 +1,118 @@
+/** The Tables panel (sortable, searchable node and edge tables of what is visible) and the Metrics panel. */
+import { toWireError } from '../errors.ts';
+import { setNodeAttribute } from './attrs.ts';
+import { button, empty, field, h, select, type PanelHost } from './kit.ts';
+import { edgeTable, nodeTable, sortTable, type Table } from './table.ts';
+
+/** Node metrics offered in the menu (run with their default parameters through the viewer API). */
+export const MENU_METRICS: { id: string; title: string }[] = [
+  { id: 'totalDegree', title: 'Degree' },
+  { id: 'pageRank', title: 'PageRank' },
+  { id: 'betweennessCentrality', title: 'Betweenness centrality' },
+  { id: 'closenessCentrality', title: 'Closeness centrality' },
+  { id: 'eigenvectorCentrality', title: 'Eigenvector centrality' },
+  { id: 'harmonicCentrality', title: 'Harmonic centrality' },
+  { id: 'clustering', title: 'Clustering coefficient' },
+  { id: 'coreNumber', title: 'Core number (k-core)' },
+  { id: 'connectedComponents', title: 'Connected components' },
+  { id: 'communities', title: 'Communities (Louvain)' },
+];
+
+const LIMIT = 300;
+
+export class TablesPanel {
+  readonly host: PanelHost;
+  state: { kind: 'nodes' | 'edges'; column: number; direction: 'asc' | 'desc'; query: string } = { kind: 'nodes', column: 0, direction: 'asc', query: '' };
+  /** Called for the CSV download button (the Export panel's CSV). */
+  onCsv: () => void = () => undefined;
+
+  constructor(host: PanelHost) {
+    this.host = host;
+  }
+
+  /** The visible table as shown (sorted; the search narrows only what the panel lists, not the CSV). */
+  current(): Table {
+    const { model, engine } = this.host.ctx;
+    const st = this.state;
+    const t = st.kind === 'nodes' ? nodeTable(model, engine.display.hidden) : edgeTable(model, engine.display.hidden);
+    return st.column < t.columns.length ? sortTable(t, st.column, st.direction) : t;
+  }
+
+  render(b: HTMLElement): void {
+    const st = this.state;
+    const tabs = h('div', { class: 'nl-tabs', role: 'tablist' });
+    for (const kind of ['nodes', 'edges'] as const) {
+      tabs.append(h('button', { type: 'button', role: 'tab', 'aria-selected': String(st.kind === kind), class: st.kind === kind ? 'nl-tab nl-active' : 'nl-tab', 'data-table': kind, onclick: () => {
+        this.state = { kind, column: 0, direction: 'asc', query: '' };
+        this.host.render();
+      } }, kind === 'nodes' ? 'Nodes' : 'Edges'));
+    }
+    const t = this.current();
+    b.append(tabs);
+    if (t.rows.length === 0) {
+      b.append(empty(`No visible ${st.kind}. Remove a filter (Layers) to see some.`));
+      return;
+    }
+    const search = h('input', { type: 'search', class: 'nl-input nl-search', placeholder: `Search ${t.rows.length} ${st.kind}`, 'aria-label': `Search ${st.kind}`, value: st.query });
+    const info = h('p', { class: 'nl-hint' });
+    const wrap = h('div', { class: 'nl-table-wrap' });
+    const draw = () => {
+      const q = st.query.trim().toLowerCase();
+      const idx = t.rows.map((_, r) => r).filter((r) => !q || t.rows[r].some((c) => c !== undefined && String(c).toLowerCase().includes(q)));
+      const table = h('table', { class: 'nl-table' });
+      const head = h('tr');
+      t.columns.forEach((c, k) => head.append(h('th', { 'data-column': c, 'aria-sort': st.column === k ? (st.direction === 'asc' ? 'ascending' : 'descending') : 'none', onclick: () => {
+        this.state = { ...st, column: k, direction: st.column === k && st.direction === 'asc' ? 'desc' : 'asc' };
+        this.host.render();
+      } }, c, st.column === k ? (st.direction === 'asc' ? ' ▲' : ' ▼') : '')));
+      table.append(h('thead', {}, head));
+      const tbody = h('tbody');
+      for (const r of idx.slice(0, LIMIT)) {
+        const key = t.keys[r];
+        tbody.append(h('tr', { onclick: st.kind === 'nodes' ? () => void this.host.ctx.engine.viewerClick(key) : undefined }, ...t.rows[r].map((c) => h('td', {}, c === undefined ? '' : String(c)))));
+      }
+      table.append(tbody);
+      wrap.replaceChildren(idx.length ? table : empty(`Nothing matches “${st.query.trim()}”.`));
+      info.textContent = `${idx.length}${q ? ` of ${t.rows.length}` : ''} visible ${st.kind}${idx.length > LIMIT ? ` (first ${LIMIT} listed; the CSV has all)` : ''}`;
+    };
+    search.addEventListener('input', () => {
+      st.query = search.value;
+      draw();
+    });
+    draw();
+    b.append(h('div', { class: 'nl-search-wrap' }, search), info, wrap, button('Download CSV', { 'data-export': 'csv', onclick: () => this.onCsv() }));
+  }
+}
+
+export function metricsPanel(host: PanelHost, b: HTMLElement): void {
+  const s = select(MENU_METRICS.map((m) => ({ value: m.id, label: m.title })), undefined, { 'aria-label': 'Metric' });
+  const run = button('Run', { 'data-action': 'run-metric' }, 'primary');
+  run.addEventListener('click', () => {
+    run.disabled = true;
+    void runMetric(host, s.value).finally(() => (run.disabled = false));
+  });
+  b.append(h('p', { class: 'nl-hint' }, 'Computed by the service on this network; the result becomes a node attribute for this session, usable in Color, Size and Filter. The network itself is not changed.'), field('Metric', s), run);
+}
+
+export async function runMetric(host: PanelHost, metricId: string): Promise<string[]> {
+  const { api, model, engine } = host.ctx;
+  host.say('metrics', 'Computing…');
+  try {
+    const r = await api.request<{ values?: Record<string, Record<string, unknown>> } | number>(`/api/v2/embed/viewer/metrics/nodes/${encodeURIComponent(metricId)}`, { method: 'POST', body: {} });
+    const values = typeof r === 'object' && r !== null && r.values ? r.values : null;
+    if (!values) throw new Error('the service returned no node values');
+    const names = Object.keys(values);
+    await host.task('metrics.result', () => {
+      for (const name of names) {
+        setNodeAttribute(model, name, values[name]);
+        engine.layers = [...engine.layers, { id: `calc-${Date.now().toString(36)}-${name.replace(/\W+/g, '-')}`, operation: 'Calculate', attribute: name, hidden: false, readOnly: true, summary: `Metric ${metricId}: ${name}` }];
+      }
+      return { layersChanged: true };
+    });
+    host.say('metrics', `Added ${names.join(', ')}. Use it in Color, Size or Filter.`);
+    return names;
+  } catch (err) {
+    host.say('metrics', toWireError(err).message, true);
+    return [];
+  }
+}
