@@ -1,0 +1,88 @@
+/**
+ * Builds the web application to dist/: content-hashed, code-split ES modules and CSS under dist/assets/
+ * (served with a one-year immutable cache), dist/index.html (no-cache; it names the hashed entry files)
+ * and dist/manifest.json (entry file names, for the server's /docs/ pages, which share the app's CSS).
+ * esbuild, like the SDK and viewer builds: one bundler in the repository, a build of ~0.2 s on prestart.
+ * `node build.ts` or buildWeb().
+ */
+import { build, type Metafile } from 'esbuild';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WEB_DIST = join(here, 'dist');
+
+export interface WebManifest {
+  /** Entry script and stylesheet, as URL paths (`/assets/main-HASH.js`). */
+  js: string;
+  css: string;
+  /** Chunks the entry imports statically (preloaded by index.html). */
+  preload: string[];
+}
+
+function entryFiles(meta: Metafile, outdir: string): WebManifest {
+  const toUrl = (p: string) => '/assets/' + relative(outdir, p).split('\\').join('/');
+  const [jsOut, info] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint?.endsWith('src/main.tsx')) ?? [];
+  if (!jsOut || !info) throw new Error('web build: no entry output');
+  if (!info.cssBundle) throw new Error('web build: no CSS bundle');
+  const preload = info.imports.filter((i) => i.kind === 'import-statement' && i.path.endsWith('.js')).map((i) => toUrl(i.path));
+  return { js: toUrl(jsOut), css: toUrl(info.cssBundle), preload };
+}
+
+function indexHtml(m: WebManifest): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>Netloom</title>
+<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(FAVICON)}">
+<link rel="stylesheet" href="${m.css}">
+${m.preload.map((p) => `<link rel="modulepreload" href="${p}">`).join('\n')}
+<script type="module" src="${m.js}"></script>
+</head>
+<body>
+<div id="root"></div>
+<noscript>Netloom's web application needs JavaScript. The API and its documentation work without: <a href="/docs/">/docs/</a>.</noscript>
+</body>
+</html>
+`;
+}
+
+export async function buildWeb(opts: { minify?: boolean } = {}): Promise<string> {
+  const outdir = join(WEB_DIST, 'assets');
+  rmSync(WEB_DIST, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  const result = await build({
+    entryPoints: [join(here, 'src/main.tsx')],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022'],
+    jsx: 'automatic',
+    minify: opts.minify ?? true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    metafile: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
+  const manifest = entryFiles(result.metafile, outdir);
+  writeFileSync(join(WEB_DIST, 'index.html'), indexHtml(manifest));
+  writeFileSync(join(WEB_DIST, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return `${basename(WEB_DIST)} (${manifest.js})`;
+}
+
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f4fd1"/><g stroke="#fff" stroke-width="2"><path d="M9 22 16 9l7 13z" fill="none"/></g><g fill="#fff"><circle cx="9" cy="22" r="3.5"/><circle cx="16" cy="9" r="3.5"/><circle cx="23" cy="22" r="3.5"/></g></svg>
+`;
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  console.log(`built ${await buildWeb()}`);
+}

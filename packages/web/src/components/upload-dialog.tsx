@@ -1,0 +1,126 @@
+/**
+ * Upload a network from a file: JSON, Excel (Nodes/Edges sheets), GEXF, GraphML, or a CSV edge list with
+ * an optional nodes CSV. Pick or drop the file, optionally name it; a rejected file's problems are listed
+ * each with its sheet/row/column or line. Templates of each format are one click away.
+ */
+import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api/client.ts';
+import { keys } from '../api/queries.ts';
+import { TEMPLATE_FORMATS, type Network } from '../api/types.ts';
+import { Dialog } from './dialog.tsx';
+import { Button, Checkbox, ErrorNotice, Select, TextArea, TextField } from './ui.tsx';
+import { useToast } from './toast.tsx';
+
+const ACCEPT = '.json,.xlsx,.xlsm,.gexf,.graphml,.xml,.csv,.tsv,.txt,.zip';
+
+function formatOf(name: string): string {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  return { json: 'JSON', xlsx: 'Excel', xlsm: 'Excel', gexf: 'GEXF', graphml: 'GraphML', xml: 'GraphML', csv: 'CSV', tsv: 'CSV', txt: 'CSV', zip: 'CSV (zip)' }[ext] ?? 'unknown';
+}
+
+function baseName(name: string): string {
+  return name.replace(/\.[^.]+$/, '');
+}
+
+function DropZone({ label, file, onFile, testId }: { label: string; file: File | null; onFile: (f: File | null) => void; testId: string }) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  const drop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    const f = e.dataTransfer.files[0];
+    if (f) onFile(f);
+  };
+  return (
+    <div className={`dropzone${over ? ' dropzone-over' : ''}${file ? ' dropzone-has' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={drop}>
+      <label htmlFor={id} className="dropzone-label">{label}</label>
+      <input ref={input} id={id} type="file" accept={ACCEPT} data-testid={testId} className="visually-hidden" onChange={(e) => onFile(e.target.files?.[0] ?? null)} />
+      {file ? (
+        <p className="dropzone-file"><strong>{file.name}</strong> · {formatOf(file.name)} · {(file.size / 1024).toFixed(file.size < 10240 ? 1 : 0)} KB</p>
+      ) : (
+        <p className="muted">Drop a file here, or</p>
+      )}
+      <div className="row">
+        <Button onClick={() => input.current?.click()}>{file ? 'Choose another file' : 'Choose a file'}</Button>
+        {file && <Button variant="ghost" onClick={() => { onFile(null); if (input.current) input.current.value = ''; }}>Remove</Button>}
+      </div>
+    </div>
+  );
+}
+
+export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [nodesFile, setNodesFile] = useState<File | null>(null);
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [status, setStatus] = useState<'Private' | 'Public'>('Private');
+  const [directed, setDirected] = useState(true);
+  const qc = useQueryClient();
+  const toast = useToast();
+  const upload = useMutation({
+    mutationFn: (form: FormData) => api.upload<Network>('/app/api/networks/import', form),
+    onSuccess: async (n) => {
+      toast.success(`Imported “${n.name}”: ${n.nodeCount.toLocaleString('en-US')} nodes, ${n.edgeCount.toLocaleString('en-US')} edges.`);
+      await Promise.all([qc.invalidateQueries({ queryKey: keys.networksAll }), qc.invalidateQueries({ queryKey: keys.account })]);
+      reset();
+      onClose();
+    },
+  });
+  const reset = () => {
+    setFile(null);
+    setNodesFile(null);
+    setName('');
+    setDescription('');
+    setStatus('Private');
+    setDirected(true);
+    upload.reset();
+  };
+  const isCsv = file ? formatOf(file.name) === 'CSV' : false; // a bare edge list may come with a nodes file
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!file) return;
+    const form = new FormData();
+    form.append('name', name.trim() || baseName(file.name));
+    if (description.trim()) form.append('description', description.trim());
+    form.append('status', status);
+    form.append('isDirected', String(directed));
+    form.append('file', file, file.name);
+    if (isCsv && nodesFile) form.append('nodesFile', nodesFile, nodesFile.name);
+    upload.mutate(form);
+  };
+  return (
+    <Dialog open={open} title="Upload a network" onClose={() => { reset(); onClose(); }} wide>
+      <form className="stack" onSubmit={submit} aria-describedby="upload-formats">
+        <p id="upload-formats" className="muted">
+          JSON, Excel (<code>Nodes</code> and <code>Edges</code> sheets), GEXF 1.2/1.3, GraphML, or a CSV edge list (with an optional nodes CSV, or both in a zip). <a href="/docs/api/import-export">Format details</a>.
+        </p>
+        <DropZone label={isCsv ? 'Edges file' : 'Network file'} file={file} onFile={(f) => { setFile(f); upload.reset(); }} testId="upload-file" />
+        {isCsv && <DropZone label="Nodes file (optional CSV: an Id column, then attributes)" file={nodesFile} onFile={setNodesFile} testId="upload-nodes-file" />}
+        <div className="grid-2">
+          <TextField label="Name" name="name" placeholder={file ? baseName(file.name) : 'From the file name'} value={name} onChange={(e) => setName(e.target.value)} />
+          <Select label="Visibility" name="status" value={status} onChange={(e) => setStatus(e.target.value as 'Private' | 'Public')}>
+            <option value="Private">Private</option>
+            <option value="Public">Public (listed in Discover)</option>
+          </Select>
+        </div>
+        <TextArea label="Description" name="description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
+        <Checkbox label="Directed edges (for formats that do not say)" checked={directed} onChange={(e) => setDirected(e.target.checked)} />
+        <ErrorNotice error={upload.error} title="The file was not imported" />
+        <div className="dialog-actions">
+          <div className="templates">
+            <span className="muted">Templates:</span>
+            {TEMPLATE_FORMATS.map((t) => (
+              <a key={t.id} href={`/api/v2/templates/${t.id}`} download data-testid={`template-${t.id}`}>{t.label}</a>
+            ))}
+          </div>
+          <div className="row">
+            <Button onClick={() => { reset(); onClose(); }}>Cancel</Button>
+            <Button type="submit" variant="primary" disabled={!file} busy={upload.isPending}>Upload</Button>
+          </div>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

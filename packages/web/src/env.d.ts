@@ -1,0 +1,2 @@
+// esbuild bundles imported CSS into the entry's stylesheet.
+declare module '*.css';

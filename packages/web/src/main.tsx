@@ -1,0 +1,42 @@
+/** Entry: the query client, the router built from the route table, the shell. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, matchPath, RouterProvider } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from './api/client.ts';
+import { routes } from './routes.tsx';
+import { fetchSession, keys } from './api/queries.ts';
+import { Shell, RouteGate, NotFound } from './shell.tsx';
+import { ToastProvider } from './components/toast.tsx';
+import './styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // 4xx answers are final (signed out, not found, forbidden); retry only network errors and 5xx once.
+      retry: (n, err) => !(err instanceof ApiError && err.status < 500) && n < 1,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+// Ask for the session and load the first page's code at once, in parallel, before React renders.
+void queryClient.prefetchQuery({ queryKey: keys.session, queryFn: fetchSession });
+void routes.find((r) => matchPath(r.path, location.pathname))?.preload?.();
+
+const router = createBrowserRouter([
+  {
+    element: <Shell />,
+    children: [...routes.map((r) => ({ path: r.path, element: <RouteGate route={r} /> })), { path: '*', element: <NotFound /> }],
+  },
+]);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <ToastProvider>
+        <RouterProvider router={router} />
+      </ToastProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);
