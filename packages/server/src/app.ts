@@ -14,8 +14,11 @@ import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './store/db.ts';
 import { migrate } from './store/migrations/index.ts';
 import { registerProblemHandler } from './http/problem-handler.ts';
+import { registerRouteContract } from './http/route-contract.ts';
+import { registerNamedSchemas } from './schemas/index.ts';
 import { registerDecompression } from './http/decompress.ts';
 import { registerJsonBody } from './http/json-body.ts';
+import { registerNulGuard } from './http/nul-guard.ts';
 import { withOperationId } from './http/operation-ids.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
 import { registerAuth } from './http/auth.ts';
@@ -23,9 +26,14 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { embedAssetRoutes } from './routes/embed-assets.ts';
+import { webAssetRoutes } from './routes/web-assets.ts';
 import { networkRoutes } from './routes/networks/index.ts';
+import { networkFileRoutes } from './routes/networks/files.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
 import { embedRoutes } from './routes/embed/index.ts';
+import { createEmbedContext } from './routes/embed/context.ts';
+import { registerWebSessions } from './http/web-session.ts';
+import { webRoutes } from './routes/web/index.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
 export interface AppDeps {
@@ -114,10 +122,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
 
   registerProblemHandler(app);
+  registerNamedSchemas(app);
+  registerRouteContract(app);
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
+  registerNulGuard(app);
   registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes });
   registerAuth(app, database.db, config.publicUrl);
+  await registerWebSessions(app);
   await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis });
   await app.register(compress, { globalCompression: true, globalDecompression: false, encodings: ['br', 'gzip', 'deflate'], threshold: 1024, brotliOptions: { params: { 1: 4 } }, zlibOptions: { level: 5 } });
 
@@ -130,11 +142,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'API token `nl_…`' },
           basic: { type: 'http', scheme: 'basic', description: 'Legacy public key / private key (deprecated)' },
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'nl_session', description: 'Web-app session (`/app/api` only); non-GET requests also need `X-CSRF-Token` and a same-origin `Origin`' },
         },
       },
       security: [{ bearer: [] }, { basic: [] }],
     },
     transform: withOperationId,
+    // named schemas (schemas/index.ts) keep their $id as their name in components.schemas
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/api/v2/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/api/v2/openapi.json', { schema: { hide: true }, config: { auth: { skip: true } } }, async () => app.swagger());
@@ -142,9 +157,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(healthRoutes);
   await app.register(docsRoutes);
   await app.register(embedAssetRoutes);
+  await app.register(webAssetRoutes);
   await app.register(networkRoutes, { prefix: '/api/v2' });
+  await app.register(networkFileRoutes, { prefix: '/api/v2' });
   registerMetricPool(app, config);
   await app.register(metricRoutes, { prefix: '/api/v2' });
-  await app.register(embedRoutes);
+  // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
+  const embedContext = createEmbedContext(app);
+  await app.register(embedRoutes, { ctx: embedContext });
+  await app.register(webRoutes, { ctx: embedContext });
   return app;
 }

@@ -44,6 +44,22 @@ export interface Config {
   embed: EmbedConfig;
   /** AI chat of embedded viewers (docs/embedding-api.md, chat). */
   ai: AiConfig;
+  /** Web application accounts and sessions (docs/web-app.md). */
+  web: WebConfig;
+}
+
+/** Web-app sessions and sign-in throttling (docs/web-app.md). */
+export interface WebConfig {
+  /** NETLOOM_WEB_SESSION_IDLE_MS: a session ends after this long without a request (12 h). */
+  sessionIdleMs: number;
+  /** NETLOOM_WEB_SESSION_MAX_MS: and at the latest this long after sign-in (7 days). */
+  sessionMaxMs: number;
+  /** NETLOOM_WEB_SIGNIN_WINDOW_MS: the window failed sign-ins are counted in (15 min). */
+  signInWindowMs: number;
+  /** NETLOOM_WEB_SIGNIN_FAILURES_PER_ACCOUNT: failed sign-ins of one e-mail per window before 429 (10). */
+  signInFailuresPerAccount: number;
+  /** NETLOOM_WEB_SIGNIN_FAILURES_PER_IP: failed sign-ins from one address per window before 429 (50). */
+  signInFailuresPerIp: number;
 }
 
 /** Hourly embedding limits of an organization (API.md Limits); the operator may override them per organization. */
@@ -161,6 +177,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       apiKey: env.NETLOOM_AI_API_KEY || null,
       model: env.NETLOOM_AI_MODEL || 'gpt-4o-mini',
       timeoutMs: int(env, 'NETLOOM_AI_TIMEOUT_MS', 60_000, 1),
+    },
+    web: {
+      sessionIdleMs: int(env, 'NETLOOM_WEB_SESSION_IDLE_MS', 12 * 3_600_000, 1000),
+      sessionMaxMs: int(env, 'NETLOOM_WEB_SESSION_MAX_MS', 7 * 24 * 3_600_000, 1000),
+      signInWindowMs: int(env, 'NETLOOM_WEB_SIGNIN_WINDOW_MS', 15 * 60_000, 1000),
+      signInFailuresPerAccount: int(env, 'NETLOOM_WEB_SIGNIN_FAILURES_PER_ACCOUNT', 10, 1),
+      signInFailuresPerIp: int(env, 'NETLOOM_WEB_SIGNIN_FAILURES_PER_IP', 50, 1),
     },
     ...overrides,
   };

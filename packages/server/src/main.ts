@@ -1,30 +1,19 @@
 /**
  * `npm start`: opens the database, migrates, creates the first owner account on an empty database
- * (printed once on stdout, never logged), listens on PORT and shuts down gracefully on SIGTERM/SIGINT:
+ * (printed once on stderr, never logged), listens on PORT and shuts down gracefully on SIGTERM/SIGINT:
  * stops accepting connections, finishes in-flight requests, closes the database.
  */
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
-import { bootstrapOwner } from './domain/bootstrap.ts';
+import { bootstrapOwner, formatBanner } from './domain/bootstrap.ts';
 
 const config = loadConfig();
 const app = await buildApp(config);
 
 if (config.bootstrapOwner) {
   const created = await bootstrapOwner(app.database.db, config);
-  if (created) {
-    process.stdout.write(
-      [
-        '',
-        '  Netloom: first start — an owner account was created. This is shown once.',
-        `    e-mail:   ${created.email}`,
-        `    password: ${created.password}`,
-        `    API token (full access): ${created.token}`,
-        `    try: curl -H "Authorization: Bearer ${created.token}" ${config.publicUrl}/api/v2/networks`,
-        '',
-      ].join('\n') + '\n',
-    );
-  }
+  // The secrets go to stderr, never into the JSON log stream on stdout (docs/operations.md).
+  if (created) process.stderr.write(formatBanner(created, config.publicUrl));
 }
 
 let closing = false;

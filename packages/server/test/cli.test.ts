@@ -64,6 +64,24 @@ for (const { dialect, skip } of await testDialects()) {
       const am2 = await cli(t.env, ['orgs', 'add-member', '--org', org._id, '--email', 'bob@example.com', '--role', 'Admin']);
       assert.equal((am2.out as { role: string }).role, 'Admin');
 
+      // The operator never needs SQL to learn an organization's name or id (issue 11, CLI parity).
+      const ls = await cli(t.env, ['orgs', 'list']);
+      assert.equal(ls.code, 0, JSON.stringify(ls.err));
+      const orgList = ls.out as { _id: string; name: string; plan: string; memberCount: number; embedding: { enabled: boolean; seats: number } }[];
+      const acme = orgList.find((x) => x._id === org._id);
+      assert.deepEqual(
+        acme && { name: acme.name, plan: acme.plan, memberCount: acme.memberCount, enabled: acme.embedding.enabled },
+        { name: 'Acme Corp', plan: 'enterprise', memberCount: 2, enabled: false },
+      );
+      const sh = await cli(t.env, ['orgs', 'show', 'Acme Corp']);
+      assert.equal(sh.code, 0, JSON.stringify(sh.err));
+      const shown = sh.out as { _id: string; memberCount: number; networkCounts: { public: number; private: number }; members: { email: string; role: string }[]; embedding: { enabled: boolean }; chat: { aiChat: boolean } };
+      assert.equal(shown._id, org._id);
+      assert.deepEqual(shown.members.map((m) => [m.email, m.role]), [['ann@example.com', 'Owner'], ['bob@example.com', 'Admin']]);
+      assert.deepEqual(shown.networkCounts, { public: 0, private: 0 });
+      assert.equal(shown.chat.aiChat, true);
+      assert.equal((await cli(t.env, ['orgs', 'show', 'No Such Org'])).err?.error.code, 'NOT_FOUND');
+
       const tk = await cli(t.env, ['tokens', 'create', '--email', 'ann@example.com']);
       assert.equal(tk.code, 0, JSON.stringify(tk.err));
       const token = tk.out as { token: string; _id: string; scopes: string[]; orgId: string | null };

@@ -81,6 +81,15 @@ for (const dialect of DIALECTS) {
       await f.t.member(f.orgId, plain.id, 'Standard User');
       assert.equal((await f.app.inject({ method: 'GET', url: '/api/v2/organization/members', headers: bearer(await f.t.token(plain.id)) })).statusCode, 403);
       assert.equal((await f.app.inject({ method: 'GET', url: '/api/v2/organization/members', headers: bearer(userOwned) })).statusCode, 200);
+      // … and the credential needs employees:read: names, e-mails and roles are people data (docs/api/decisions.md).
+      const metricsOnly = await f.t.token(f.ownerId, { orgId: f.orgId, scopes: ['metrics:write', 'networks:read'] });
+      const refused = await f.app.inject({ method: 'GET', url: '/api/v2/organization/members', headers: bearer(metricsOnly) });
+      assert.equal(refused.statusCode, 403, refused.body);
+      assert.equal(refused.json().code, 'INSUFFICIENT_SCOPE');
+      assert.match(refused.json().detail, /employees:read/);
+      assert.doesNotMatch(refused.body, /@/);
+      const peopleReader = await f.t.token(f.ownerId, { orgId: f.orgId, scopes: ['employees:read'] });
+      assert.equal((await f.app.inject({ method: 'GET', url: '/api/v2/organization/members', headers: bearer(peopleReader) })).statusCode, 200);
       // Views of a network: same visibility as the network.
       assert.equal((await f.app.inject({ method: 'GET', url: `/api/v2/networks/${f.networkId}/views`, headers: bearer(await f.t.token(plain.id)) })).statusCode, 404);
       assert.equal((await g.host('GET', `/api/v2/networks/${f.networkId}/views`)).statusCode, 404);

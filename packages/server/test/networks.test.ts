@@ -71,9 +71,10 @@ for (const dialect of DIALECTS) {
       assert.equal(put.statusCode, 200, put.body);
       const p = put.json();
       assert.equal(p.name, 'RT2');
-      assert.equal(p.status, 'Private');
-      assert.equal(p.isDirected, true);
-      assert.equal(p.description, '');
+      // unsent description, isDirected and status keep their stored values (docs/spec/decisions.md §3)
+      assert.equal(p.status, 'Public');
+      assert.equal(p.isDirected, false);
+      assert.equal(p.description, 'd');
       assert.notEqual(p.networkUUID, c.networkUUID);
       assert.ok(p.modified >= c.modified);
       const got = await t.app.inject({ method: 'GET', url: `/api/v2/networks/${c._id}`, headers: bearer(token) });
@@ -102,7 +103,7 @@ for (const dialect of DIALECTS) {
         status: 'Open',
         isDirected: 'yes',
         networkJSON: {
-          nodes: [{ id: 1, attributes: { ok: true } }, { id: '1' }, { id: 2, image: { url: 'javascript:alert(1)' }, x: 'left' }, { attributes: {} }],
+          nodes: [{ id: 1, attributes: { ok: ['a list'] } }, { id: '1' }, { id: 2, image: { url: 'javascript:alert(1)' }, x: 'left' }, { attributes: {} }],
           edges: [{ id: 'e', source: 1, target: 'x9' }, { id: 'e', source: 2, target: 1 }],
         },
       });

@@ -11,16 +11,18 @@ import { gzipSync } from 'node:zlib';
 
 const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
 
-function start(dataDir: string, port: number): { child: ChildProcess; out: () => string; exited: Promise<number | null> } {
+function start(dataDir: string, port: number): { child: ChildProcess; out: () => string; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
   let out = '';
+  let stdout = '';
+  let stderr = '';
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NETLOOM_DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout!.on('data', (d) => ((out += d), (stdout += d)));
+  child.stderr!.on('data', (d) => ((out += d), (stderr += d)));
   const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  return { child, out: () => out, exited };
+  return { child, out: () => out, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 async function waitFor(fn: () => Promise<boolean> | boolean, ms = 15000): Promise<void> {
@@ -46,7 +48,13 @@ test('first start prints the owner once; logs hold no secrets; SIGTERM finishes 
     const printed = s1.out();
     const token = /API token \(full access\): (nl_\S+)/.exec(printed)?.[1];
     assert.ok(token, `owner token printed:\n${printed}`);
-    assert.match(printed, /password: \S{12,}/);
+    assert.match(printed, /password: +\S{12,}/);
+    // the banner (issue 9 item 10) goes to stderr, never to stdout where the JSON logs go
+    const password = /password: +(\S+)/.exec(printed)![1];
+    assert.ok(s1.stderr().includes(token) && s1.stderr().includes(password), 'banner on stderr');
+    assert.ok(!s1.stdout().includes(token) && !s1.stdout().includes(password), 'no first-start secret on stdout (the log stream)');
+    assert.match(s1.stderr(), new RegExp(`sign in at: +http://localhost:${port}/\\n`));
+    assert.match(s1.stderr(), /organization: +Owner's organization/);
 
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const created = await fetch(`${base}/api/v2/networks`, { method: 'POST', headers, body: JSON.stringify({ name: 'secret-name-xyz', networkJSON: { nodes: [{ id: 'secret-node-id' }] } }) });

@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import { openDatabase } from '../store/db.ts';
 import { migrate } from '../store/migrations/index.ts';
 import type { Database } from '../store/schema.ts';
+import { databaseEphemeralStore } from '../store/embed-ephemeral.ts';
+import { signingKeyLoader, type EmbedContext } from '../domain/embed-context.ts';
 
 export interface CliContext {
   config: Config;
@@ -42,4 +44,9 @@ export function createContext(config: Config, out: (s: string) => void = (s) => 
 /** Comma list option parser. */
 export function list(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** The embedding context of a CLI command (database-backed ephemeral state; the CLI never needs Redis). */
+export function embedContext(ctx: CliContext, db: Kysely<Database>): EmbedContext {
+  return { db, config: ctx.config, state: databaseEphemeralStore(db), now: Date.now, signingKey: signingKeyLoader(db, ctx.config) };
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { openTestDatabase } from '../../test/helpers/db.ts';
 import { getMembershipOfUser } from '../store/organizations.ts';
 import { getUserByEmail } from '../store/users.ts';
-import { bootstrapOwner } from './bootstrap.ts';
+import { bootstrapOwner, formatBanner } from './bootstrap.ts';
 import { FULL_ACCESS, authenticateBearer } from './credentials.ts';
 import { createUser } from './identity.ts';
 import { verifyPassword } from './passwords.ts';
@@ -35,6 +35,21 @@ test('a database that already has users is not bootstrapped', async () => {
   try {
     await createUser(t.db, { email: 'first@example.com', name: 'First' });
     assert.equal(await bootstrapOwner(t.db, t.config), null);
+  } finally {
+    await t.close();
+  }
+});
+
+test('the first-run banner names the web app URL, e-mail, password, organization and token', async () => {
+  const t = await openTestDatabase('sqlite');
+  try {
+    const r = await bootstrapOwner(t.db, t.config, { email: 'boss@example.com' });
+    const text = formatBanner(r!, 'https://netloom.example.com');
+    assert.match(text, /sign in at: +https:\/\/netloom\.example\.com\/\n/);
+    assert.match(text, /e-mail: +boss@example\.com\n/);
+    assert.ok(text.includes(r!.password) && text.includes(r!.token));
+    assert.match(text, /organization: +Owner's organization\n/);
+    assert.equal(r!.orgName, "Owner's organization");
   } finally {
     await t.close();
   }

@@ -1,7 +1,8 @@
 /**
  * First start (issue 2, item 10): on an empty database create an owner account — enterprise plan, its
  * own organization with role Owner, a generated password and a full-access user token — and return them
- * so main.ts prints them once on stdout. Nothing here logs. Runs at most once per database: a `meta`
+ * so main.ts prints them once on stderr, apart from the JSON log lines on stdout (formatBanner). Nothing
+ * here logs. Runs at most once per database: a `meta`
  * row records it, and a database that already has users is never bootstrapped. Two processes starting
  * together create one owner (transaction + unique e-mail; the loser returns null).
  *
@@ -25,6 +26,7 @@ export interface BootstrapResult {
   token: string;
   userId: string;
   orgId: string;
+  orgName: string;
 }
 
 const META_KEY = 'bootstrap.owner';
@@ -48,10 +50,29 @@ export async function bootstrapOwner(
         maxPerUser: config.limits.maxCredentialsPerUser,
       });
       await setMeta(trx, META_KEY, JSON.stringify({ userId: user.id, at: new Date().toISOString() }));
-      return { email: user.email, password, token, userId: user.id, orgId: org.id };
+      return { email: user.email, password, token, userId: user.id, orgId: org.id, orgName: org.name };
     });
   } catch (err) {
     if (err instanceof DomainError && err.code === 'CONFLICT') return null; // another process won the race
     throw err;
   }
+}
+
+/**
+ * The first-run banner: where to sign in (the web app at `<publicUrl>/`), the e-mail, the generated
+ * password, the organization and the full-access API token. main.ts writes it to stderr — never a log
+ * line (the JSON logs go to stdout; docs/operations.md).
+ */
+export function formatBanner(created: BootstrapResult, publicUrl: string): string {
+  return [
+    '',
+    '  Netloom: first start — an owner account was created. This is shown once; keep it safe.',
+    `    sign in at:   ${publicUrl}/`,
+    `    e-mail:       ${created.email}`,
+    `    password:     ${created.password}`,
+    `    organization: ${created.orgName}`,
+    `    API token (full access): ${created.token}`,
+    `    try: curl -H "Authorization: Bearer ${created.token}" ${publicUrl}/api/v2/networks`,
+    '',
+  ].join('\n') + '\n';
 }

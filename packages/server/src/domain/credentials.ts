@@ -314,8 +314,12 @@ export async function revokeCredential(
 /* ----------------------------------------------------------- authentication */
 
 export interface Principal {
+  /** The credential's id; `web:<session id>` for a web-app session. */
   credentialId: string;
-  kind: CredentialKind;
+  /** Credential kind, or `session` for a web-app session (http/web-session.ts). */
+  kind: CredentialKind | 'session';
+  /** How the request authenticated: an API credential, or a web-app session cookie (only on /app/api). */
+  via: 'credential' | 'session';
   /** Owner of a user credential; creator of an organization credential. */
   userId: string;
   /** Set for organization-owned credentials. */
@@ -370,6 +374,7 @@ async function principalFor(db: Kysely<Database>, prefix: string, kind: Credenti
   const principal: Principal = Object.freeze({
     credentialId: c.id,
     kind: c.kind,
+    via: 'credential',
     userId: c.user_id,
     orgId: c.org_id,
     scopes: new Set(JSON.parse(c.scopes) as string[]),

@@ -24,7 +24,8 @@ export interface EmbedContext {
 
 /** Who did something, for the audit log. */
 export interface Actor {
-  kind: 'credential' | 'managed_user' | 'operator' | 'cli';
+  /** `user`: a person signed in to the web application (organization console). */
+  kind: 'credential' | 'managed_user' | 'operator' | 'cli' | 'user';
   id: string;
 }
 

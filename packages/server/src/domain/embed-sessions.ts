@@ -31,6 +31,7 @@ import {
 } from './embed-rules.ts';
 import { audit, checkRate, limitsOf, requireEnabled, type Actor, type EmbedContext } from './embed-context.ts';
 import { embeddability } from './embed-settings.ts';
+import { liveExploreSession, type ExploreFacts } from './explore.ts';
 import { isAccessTokenFormat, isLaunchTokenFormat, newAccessToken, newLaunchToken, tokenHash } from './embed-tokens.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -114,6 +115,9 @@ export async function createSession(ctx: EmbedContext, orgId: string, actor: Act
     last_activity_at: iso(now),
     ended_at: null,
     ended_reason: null,
+    mode: 'embed',
+    web_session_id: null,
+    access: null,
   };
   await insertSession(ctx.db, row);
   await ctx.state.touch(id, now, { lastActivityAt: row.last_activity_at });
@@ -129,6 +133,8 @@ export interface LiveSession {
   user: ManagedUserRecord;
   permission: SharePermission;
   ui: NormalizedUi;
+  /** Explore sessions of the web app (domain/explore.ts): mode, access and the web user's principal. */
+  explore?: ExploreFacts;
 }
 
 /**
@@ -136,6 +142,7 @@ export interface LiveSession {
  * `touch` records activity (viewer requests, launch-token requests, heartbeats).
  */
 export async function liveSession(ctx: EmbedContext, session: EmbedSessionRecord, opts: { touch: boolean }): Promise<LiveSession> {
+  if (session.mode !== 'embed') return liveExploreSession(ctx, session, opts);
   const now = ctx.now();
   const [settings, user, permission, activity] = await Promise.all([
     getEmbedSettings(ctx.db, session.org_id),

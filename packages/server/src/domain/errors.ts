@@ -8,6 +8,14 @@ export const DOMAIN_ERROR_STATUS = {
   INVALID_OWNER: 400,
   OWNER_REQUIRED: 400,
   UNAUTHENTICATED: 401,
+  /** Web sign-in: unknown e-mail or wrong password (never told apart). */
+  INVALID_CREDENTIALS: 401,
+  /** Web sign-in: password right, TOTP or recovery code needed (or the one sent is wrong). */
+  MFA_REQUIRED: 401,
+  /** Web app: state-changing request without the CSRF token or from a foreign origin. */
+  CSRF_FAILED: 403,
+  /** Web app: the organization requires MFA and the user has not enrolled yet. */
+  MFA_ENROLMENT_REQUIRED: 403,
   EMBEDDED_SEAT_LIMIT: 402,
   INSUFFICIENT_SCOPE: 403,
   FORBIDDEN: 403,
@@ -28,6 +36,10 @@ export const DOMAIN_ERROR_STATUS = {
   /** A unique value is taken (e-mail), or a concurrent change won (network version). */
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** A metric's compute limit was reached (synchronous call or job). */
+  METRIC_TIMEOUT: 422,
+  /** A service the call needs (the job queue) is unreachable; with `Retry-After`. */
+  UNAVAILABLE: 503,
 } as const;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;

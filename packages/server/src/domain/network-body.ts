@@ -20,6 +20,8 @@ export interface NetworkInput {
   owner: string | undefined;
   nodeCount: number;
   edgeCount: number;
+  /** Which optional fields the body carried: PUT replaces only those (docs/spec/decisions.md §3). */
+  sent: { description: boolean; isDirected: boolean; status: boolean };
 }
 
 function invalidArgs(problems: ProblemItem[]): DomainError {
@@ -78,5 +80,10 @@ export function parseNetworkBody(body: unknown, limits: { maxNodes: number; maxE
     owner: typeof b.owner === 'string' ? b.owner : undefined,
     nodeCount,
     edgeCount,
+    sent: {
+      description: typeof b.description === 'string',
+      isDirected: b.isDirected !== undefined && b.isDirected !== null,
+      status: b.status !== undefined && b.status !== null,
+    },
   };
 }

@@ -106,7 +106,8 @@ export function registerAuth(app: FastifyInstance, db: Kysely<Database>, publicU
   };
   // A callback hook, not an async one: a cached principal is checked without a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.config?.auth?.skip) return done();
+    // Web-app routes authenticate by session cookie only (http/web-session.ts), never by credential.
+    if (request.routeOptions.config?.auth?.skip || request.routeOptions.config?.web) return done();
     let found: Principal | null | Promise<Principal | null>;
     try {
       found = authenticate(db, request);

@@ -10,9 +10,20 @@
  * that later copies objects with assignment would turn them into prototype changes.
  * The scan for those keys only runs when the text contains `proto` at all, so ordinary bodies pay a
  * single substring search.
+ *
+ * Two more refusals (docs/security.md, "Input at the edge"), both 400 naming the place:
+ * - nesting deeper than MAX_JSON_DEPTH: JSON.parse copes, but code that later walks or serialises the
+ *   value recursively (validation, JSON.stringify) would overflow the stack. Checked on the text before
+ *   parsing, in one loop without recursion (strings are skipped with indexOf);
+ * - U+0000 in any string or key: PostgreSQL text cannot hold it, and no name or attribute needs it. A
+ *   NUL can only be written `\u0000` in JSON text (a raw control character is a syntax error), so the
+ *   value is only walked when the text contains that escape.
  */
 import type { FastifyInstance } from 'fastify';
+import { MAX_JSON_DEPTH, findNul, nestsDeeperThan } from '@netloom/engine/graph/json-limits.ts';
 import { HttpProblem } from './error-codes.ts';
+
+export { MAX_JSON_DEPTH, findNul };
 
 function pointerSegment(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -38,8 +49,14 @@ export function findForbiddenKey(value: unknown): string | null {
   return null;
 }
 
+export const NUL_MESSAGE = 'must not contain U+0000';
+
 export function parseJsonBody(text: string): unknown {
   if (text.length < 1024 && text.trim() === '') return undefined;
+  if (text.length > MAX_JSON_DEPTH * 2 && nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    const message = `JSON nested deeper than ${MAX_JSON_DEPTH} levels is not accepted`;
+    throw new HttpProblem('INVALID_ARGS', `body: ${message}`, { errors: [{ path: '', message }] });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -51,6 +68,12 @@ export function parseJsonBody(text: string): unknown {
     if (at !== null) {
       const message = 'the key `__proto__` (or `constructor.prototype`) is not allowed in a body; rename it';
       throw new HttpProblem('INVALID_ARGS', `${at.slice(1).replaceAll('/', '.')}: ${message}`, { errors: [{ path: at, message }] });
+    }
+  }
+  if (text.includes('\\u0000')) {
+    const at = findNul(value);
+    if (at !== null) {
+      throw new HttpProblem('INVALID_ARGS', `${at.slice(1).replaceAll('/', '.').replaceAll('\u0000', '\\u0000') || 'body'}: ${NUL_MESSAGE} (U+0000 cannot be stored)`, { errors: [{ path: at, message: NUL_MESSAGE }] });
     }
   }
   return value;

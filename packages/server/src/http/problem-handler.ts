@@ -59,7 +59,8 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, code: 
   const def = ERROR_CODES[code];
   const status = extra.status ?? def.status;
   if (extra.headers) for (const [k, v] of Object.entries(extra.headers)) reply.header(k, v);
-  const body: Record<string, unknown> = { type: 'about:blank', title: def.title, status, code, detail };
+  // `message` repeats `detail` (or the title): clients written for the original service show it (docs/spec/decisions.md §1)
+  const body: Record<string, unknown> = { type: 'about:blank', title: def.title, status, code, detail, message: detail || def.title };
   if (extra.errors && extra.errors.length > 0) body.errors = extra.errors.slice(0, 100);
   body.requestId = request.id;
   return reply.code(status).type('application/problem+json; charset=utf-8').send(body);

@@ -1,7 +1,6 @@
 /** Embedding resources → API JSON (DECISIONS.md §5 shapes). */
 import type { ManagedUserWithGrants } from '../domain/embed-users.ts';
 import type { EmbedViewRecord } from '../store/embed-views.ts';
-import type { AuditRecord } from '../store/embed-audit.ts';
 import type { EmbedViewContent } from '../domain/embed-rules.ts';
 
 export interface ManagedUserResource {
@@ -47,16 +46,5 @@ export function presentView(v: EmbedViewRecord) {
     display: data.display,
     created: v.created,
     modified: v.modified,
-  };
-}
-
-export function presentAudit(a: AuditRecord) {
-  return {
-    id: a.id,
-    at: a.at,
-    actor: { kind: a.actor_kind, id: a.actor_id },
-    action: a.action,
-    target: a.target,
-    details: JSON.parse(a.details) as Record<string, unknown>,
   };
 }

@@ -1,26 +1,13 @@
 /** Network row → API JSON (DECISIONS.md §3). `networkJSON` is added only by `GET /networks/:id`. */
+import type { Static } from 'typebox';
 import type { NetworksTable } from '../store/schema.ts';
+import type { NetworkResourceSchema } from '../schemas/network.ts';
 
 export type NetworkMeta = Omit<NetworksTable, 'json_gz'>;
 export type NetworkMetaWithOwner = NetworkMeta & { owner_name: string };
 
-export interface NetworkResource {
-  _id: string;
-  name: string;
-  description: string;
-  isDirected: boolean;
-  status: string;
-  created: string;
-  modified: string;
-  fileType: string;
-  originalFileType: string;
-  networkUUID: string;
-  handpicked: boolean;
-  billing: { maxViews: number };
-  owner: { _id: string; name: string };
-  nodeCount: number;
-  edgeCount: number;
-}
+/** The wire shape is the named `Network` schema (schemas/network.ts). */
+export type NetworkResource = Static<typeof NetworkResourceSchema>;
 
 export function presentNetwork(row: NetworkMeta, ownerName: string): NetworkResource {
   return {

@@ -18,7 +18,12 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.ts': 'text/plain; charset=utf-8',
+  // The viewer's download page (exports leave the sandboxed iframe through it; docs/embedding.md, Exports).
+  '.html': 'text/html; charset=utf-8',
 };
+
+/** Headers of the viewer's static HTML (the download page): its own scripts only, never framed. */
+const HTML_HEADERS = { 'content-security-policy': "default-src 'self'; img-src 'self' blob: data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'", 'referrer-policy': 'no-referrer' };
 
 function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -59,7 +64,7 @@ async function sendFile(reply: FastifyReply, dir: string, name: string, extraHea
     throw new HttpProblem('NOT_FOUND', `no such file (has \`npm run build\` been run?)`);
   }
   reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
-  for (const [k, v] of Object.entries(extraHeaders)) reply.header(k, v);
+  for (const [k, v] of Object.entries({ ...(ext === '.html' ? HTML_HEADERS : {}), ...extraHeaders })) reply.header(k, v);
   return reply.type(TYPES[ext]).send(body);
 }
 

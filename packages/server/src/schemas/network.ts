@@ -5,20 +5,23 @@
  * ignored internal fields) and requires every problem of the body and its network JSON in one answer.
  */
 import { Type } from 'typebox';
+import { ref } from './ref.ts';
+import { ProblemSchema as NamedProblemSchema } from './problem.ts';
 
-export const Attributes = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
-  description: 'Key/value pairs; values are Strings (categorical) or Numbers. `null` or "" mean no value and are dropped. Names starting with `_` are hidden in the detail panel.',
+export const Attributes = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+  $id: 'Attributes',
+  description: 'Key/value pairs; values are Strings (categorical) or Numbers. A Boolean is stored as the String "true"/"false"; `null` or "" mean no value and are dropped (stored networks hold Strings and Numbers only). Names starting with `_` are hidden in the detail panel.',
 });
 
 export const NodeSchema = Type.Object(
   {
     id: Type.Union([Type.String(), Type.Number()]),
-    attributes: Type.Optional(Attributes),
+    attributes: Type.Optional(ref(Attributes)),
     x: Type.Optional(Type.Number()),
     y: Type.Optional(Type.Number()),
     image: Type.Optional(Type.Object({ url: Type.Optional(Type.String({ format: 'uri', description: 'http: or https: URL of an image drawn inside the node' })) })),
   },
-  { additionalProperties: true },
+  { $id: 'Node', additionalProperties: true },
 );
 
 export const EdgeSchema = Type.Object(
@@ -26,29 +29,29 @@ export const EdgeSchema = Type.Object(
     id: Type.Union([Type.String(), Type.Number()]),
     source: Type.Union([Type.String(), Type.Number()]),
     target: Type.Union([Type.String(), Type.Number()]),
-    attributes: Type.Optional(Attributes),
+    attributes: Type.Optional(ref(Attributes)),
   },
-  { additionalProperties: true },
+  { $id: 'Edge', additionalProperties: true },
 );
 
 export const NetworkJSONSchema = Type.Object(
-  { nodes: Type.Array(NodeSchema), edges: Type.Optional(Type.Array(EdgeSchema)) },
-  { additionalProperties: true, description: 'Network data. Ids are compared by their string form; edges must name existing nodes.' },
+  { nodes: Type.Array(ref(NodeSchema)), edges: Type.Optional(Type.Array(ref(EdgeSchema))) },
+  { $id: 'NetworkJSON', additionalProperties: true, description: 'Network data. Ids are compared by their string form; edges must name existing nodes.' },
 );
 
 export const NetworkBody = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
-    networkJSON: NetworkJSONSchema,
+    networkJSON: ref(NetworkJSONSchema),
     description: Type.Optional(Type.String()),
     isDirected: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')], { default: true })),
     status: Type.Optional(Type.Union([Type.Literal('Public'), Type.Literal('Private')], { default: 'Private' })),
     owner: Type.Optional(Type.String({ description: 'E-mail or user id of the owner; honoured for organization credentials only.' })),
   },
-  { additionalProperties: true, description: 'Internal fields (_id, billing, created, fileType, handpicked, modified, originalFileType, networkUUID) and unknown keys are ignored.' },
+  { $id: 'NetworkBody', additionalProperties: true, description: 'Internal fields (_id, billing, created, fileType, handpicked, modified, originalFileType, networkUUID) and unknown keys are ignored.' },
 );
 
-export const NetworkResourceSchema = Type.Object({
+const networkProperties = {
   _id: Type.String(),
   name: Type.String(),
   description: Type.String(),
@@ -64,23 +67,22 @@ export const NetworkResourceSchema = Type.Object({
   owner: Type.Object({ _id: Type.String(), name: Type.String() }),
   nodeCount: Type.Integer(),
   edgeCount: Type.Integer(),
-});
+};
 
-export const NetworkWithJSONSchema = Type.Intersect([NetworkResourceSchema, Type.Object({ networkJSON: NetworkJSONSchema })]);
+export const NetworkResourceSchema = Type.Object(networkProperties, { $id: 'Network', additionalProperties: false, description: 'A network without its data (lists, create, edit).' });
+
+export const NetworkWithJSONSchema = Type.Object(
+  { ...networkProperties, networkJSON: ref(NetworkJSONSchema) },
+  { $id: 'NetworkWithJSON', additionalProperties: false, description: 'A network with its data (`GET /networks/:id`).' },
+);
 
 export const NetworkIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
-export const DeletedSchema = Type.Object({ _id: Type.String(), deleted: Type.Literal(true) });
+export const DeletedSchema = Type.Object({ _id: Type.String(), deleted: Type.Literal(true) }, { $id: 'NetworkDeleted', additionalProperties: false });
 
-export const ProblemSchema = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    code: Type.String(),
-    detail: Type.String(),
-    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
-    requestId: Type.String(),
-  },
-  { description: 'RFC 9457 problem details with a stable `code`.' },
-);
+/**
+ * Older route files declare problems as `400: ProblemSchema`: a reference to the named `Problem` schema,
+ * rewritten to an `application/problem+json` answer by http/route-contract.ts. New code uses
+ * `problemResponses(...)` from schemas/problem.ts.
+ */
+export const ProblemSchema = ref(NamedProblemSchema);

@@ -18,13 +18,15 @@
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Database } from './schema.ts';
-import { incrementWindow, type WindowCount } from './rate-limits.ts';
+import { incrementWindow, peekWindow, type WindowCount } from './rate-limits.ts';
 import { getAccessToken, insertToken, touchSession, useLaunchToken } from './embed-sessions.ts';
 
 export interface EmbedEphemeralStore {
   readonly kind: 'redis' | 'database';
   /** Counts one hit on `key` in the fixed window containing `now`. */
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  /** The count of `key` in the fixed window containing `now`, without counting (sign-in throttling checks before it counts a failure). */
+  peek(key: string, windowMs: number, now: number): Promise<WindowCount>;
   putLaunchToken(hash: string, sessionId: string, expiresAt: number): Promise<void>;
   /** Atomically consumes an unused, unexpired launch token of exactly this session; true for the one winner. */
   consumeLaunchToken(hash: string, sessionId: string, now: number): Promise<boolean>;
@@ -46,6 +48,7 @@ export function databaseEphemeralStore(db: Kysely<Database>): EmbedEphemeralStor
   return {
     kind: 'database',
     hit: (key, windowMs, now) => incrementWindow(db, `embed:${key}`, windowMs, now),
+    peek: (key, windowMs, now) => peekWindow(db, `embed:${key}`, windowMs, now),
     async putLaunchToken(hash, sessionId, expiresAt) {
       await insertToken(db, { hash, kind: 'launch', session_id: sessionId, expires_at: iso(expiresAt) });
     },
@@ -90,6 +93,11 @@ export function redisEphemeralStore(redis: Redis, prefix: string): EmbedEphemera
     async hit(key, windowMs, now) {
       const windowStart = Math.floor(now / windowMs) * windowMs;
       const count = Number(await redis.eval(HIT_SCRIPT, 1, k(`rl:${key}:${windowStart}`), String(windowMs + GC_SLACK_MS)));
+      return { count, windowStart, resetAt: windowStart + windowMs };
+    },
+    async peek(key, windowMs, now) {
+      const windowStart = Math.floor(now / windowMs) * windowMs;
+      const count = Number((await redis.get(k(`rl:${key}:${windowStart}`))) ?? 0);
       return { count, windowStart, resetAt: windowStart + windowMs };
     },
     async putLaunchToken(hash, sessionId, expiresAt) {

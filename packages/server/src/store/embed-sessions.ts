@@ -18,14 +18,14 @@ export async function endSession(db: Kysely<Database>, id: string, reason: strin
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** Ends every open session matching the filter; returns their ids. */
+/** Ends every open embed session (mode 'embed'; Explore sessions of the web app are not embedding's) matching the filter; returns their ids. */
 export async function endSessionsWhere(
   db: Kysely<Database>,
   filter: { orgId: string; userId?: string; networkId?: string; originNotIn?: readonly string[] },
   reason: string,
   at: string,
 ): Promise<string[]> {
-  let q = db.selectFrom('embed_sessions').select('id').where('org_id', '=', filter.orgId).where('ended_at', 'is', null);
+  let q = db.selectFrom('embed_sessions').select('id').where('org_id', '=', filter.orgId).where('ended_at', 'is', null).where('mode', '=', 'embed');
   if (filter.userId) q = q.where('user_id', '=', filter.userId);
   if (filter.networkId) q = q.where('network_id', '=', filter.networkId);
   if (filter.originNotIn) q = filter.originNotIn.length ? q.where('origin', 'not in', [...filter.originNotIn]) : q;
@@ -68,4 +68,54 @@ export async function getAccessToken(db: Kysely<Database>, hash: string): Promis
 export async function pruneTokens(db: Kysely<Database>, before: string): Promise<number> {
   const r = await db.deleteFrom('embed_tokens').where('expires_at', '<', before).executeTakeFirst();
   return Number(r.numDeletedRows);
+}
+
+export interface LiveSessionRow {
+  id: string;
+  externalId: string;
+  displayName: string;
+  networkId: string;
+  networkName: string;
+  origin: string;
+  created: string;
+  expiresAt: string;
+  lastActivityAt: string;
+}
+
+/** Open, unexpired sessions of an organization's managed users, newest first. */
+export async function listLiveSessions(
+  db: Kysely<Database>,
+  orgId: string,
+  opts: { now: string; limit: number; offset: number; externalId?: string },
+): Promise<{ total: number; rows: LiveSessionRow[] }> {
+  let base = db
+    .selectFrom('embed_sessions as s')
+    .innerJoin('embed_users as e', (j) => j.onRef('e.user_id', '=', 's.user_id').onRef('e.org_id', '=', 's.org_id'))
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('networks as n', 'n.id', 's.network_id')
+    .where('s.org_id', '=', orgId)
+    .where('s.ended_at', 'is', null)
+    .where('s.expires_at', '>', opts.now);
+  if (opts.externalId !== undefined) base = base.where('e.external_id', '=', opts.externalId);
+  const [{ n }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .select([
+        's.id as id',
+        'e.external_id as externalId',
+        'u.name as displayName',
+        's.network_id as networkId',
+        'n.name as networkName',
+        's.origin as origin',
+        's.created as created',
+        's.expires_at as expiresAt',
+        's.last_activity_at as lastActivityAt',
+      ])
+      .orderBy('s.created', 'desc')
+      .orderBy('s.id', 'desc')
+      .limit(opts.limit)
+      .offset(opts.offset)
+      .execute(),
+  ]);
+  return { total: Number(n), rows: rows.map((r) => ({ ...r, networkName: r.networkName ?? '' })) };
 }

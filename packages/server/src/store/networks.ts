@@ -332,3 +332,20 @@ export async function getShare(db: Kysely<Database>, networkId: string, userId: 
 export function listShares(db: Kysely<Database>, networkId: string): Promise<ShareRecord[]> {
   return db.selectFrom('network_shares').selectAll().where('network_id', '=', networkId).orderBy('created').orderBy('user_id').execute();
 }
+
+/** Number of Public and Private networks owned by the members of an organization. */
+export async function countNetworksByOrg(db: Kysely<Database>, orgId: string): Promise<{ public: number; private: number }> {
+  const rows = await db
+    .selectFrom('networks as n')
+    .innerJoin('memberships as m', 'm.user_id', 'n.owner_id')
+    .select(['n.status as status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('m.org_id', '=', orgId)
+    .groupBy('n.status')
+    .execute();
+  const out = { public: 0, private: 0 };
+  for (const r of rows) {
+    if ((r.status as NetworkStatus) === 'Public') out.public = Number(r.n);
+    else out.private += Number(r.n);
+  }
+  return out;
+}

@@ -86,3 +86,21 @@ export async function listMemberIds(db: Kysely<Database>, orgId: string): Promis
   const rows = await db.selectFrom('memberships').select('user_id').where('org_id', '=', orgId).execute();
   return rows.map((r) => r.user_id);
 }
+
+export interface OrganizationListRow extends OrganizationRecord {
+  memberCount: number;
+}
+
+/** Every organization with its member count, oldest first (operator CLI). */
+export async function listOrganizations(db: Kysely<Database>): Promise<OrganizationListRow[]> {
+  const rows = await db
+    .selectFrom('organizations as o')
+    .leftJoin('memberships as m', 'm.org_id', 'o.id')
+    .selectAll('o')
+    .select((eb) => eb.fn.count<number>('m.user_id').as('memberCount'))
+    .groupBy(['o.id', 'o.name', 'o.plan', 'o.created_by', 'o.created', 'o.modified'])
+    .orderBy('o.created')
+    .orderBy('o.id')
+    .execute();
+  return rows.map((r) => ({ ...r, memberCount: Number(r.memberCount) }));
+}

@@ -38,6 +38,14 @@ export async function incrementWindow(
   return { count: Number(row.count), windowStart, resetAt: windowStart + windowMs };
 }
 
+/** The count of the window containing `now` without counting anything (0 when the stored window is older). */
+export async function peekWindow(db: Kysely<Database>, key: string, windowMs: number, now: number = Date.now()): Promise<WindowCount> {
+  const start = Math.floor(now / windowMs) * windowMs;
+  const row = await db.selectFrom('rate_limits').select(['count', 'window_start']).where('key', '=', key).executeTakeFirst();
+  const count = row && Number(row.window_start) >= start ? Number(row.count) : 0;
+  return { count, windowStart: start, resetAt: start + windowMs };
+}
+
 /** Deletes counters whose window started before `before` (ms); returns how many. */
 export async function pruneWindows(db: Kysely<Database>, before: number): Promise<number> {
   const res = await db.deleteFrom('rate_limits').where('window_start', '<', before).executeTakeFirst();

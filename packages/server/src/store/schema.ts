@@ -169,7 +169,15 @@ export interface EmbedSessionsTable {
   last_activity_at: string;
   ended_at: string | null;
   ended_reason: string | null;
+  /** 'embed' (a managed user, API.md Session); 'owner' / 'public': Explore of the web app (0006, docs/web-app.md). */
+  mode: EmbedSessionMode;
+  /** mode 'owner': the web session that opened it (the viewer ends with it). */
+  web_session_id: string | null;
+  /** mode 'owner' / 'public': the access at opening ('owner' | 'edit' | 'read'); re-checked on every request. */
+  access: string | null;
 }
+
+export type EmbedSessionMode = 'embed' | 'owner' | 'public';
 
 /** Launch and access tokens: only SHA-256 hex of the token is stored (database mode). */
 export interface EmbedTokensTable {
@@ -255,6 +263,66 @@ export interface EmbedChatMessagesTable {
   finished: string | null;
 }
 
+/* ------------------------------------------------------ web application (0005) */
+
+/** Browser sessions of the web app; the cookie value is never stored, only its SHA-256. */
+export interface WebSessionsTable {
+  /** Public id (listing, revoking); not the cookie value. */
+  id: string;
+  /** SHA-256 hex of the cookie value. */
+  secret_hash: string;
+  user_id: string;
+  created: string;
+  last_seen_at: string;
+  /** Absolute end (created + sessionMaxMs); the idle end is last_seen_at + sessionIdleMs. */
+  expires_at: string;
+  user_agent: string;
+  ip: string;
+}
+
+/** TOTP of a user: `secret` once enabled; `pending_secret` between setup and enable. */
+export interface UserMfaTable {
+  user_id: string;
+  secret: string | null;
+  pending_secret: string | null;
+  enabled_at: string | null;
+  /** Last accepted TOTP time step: a code is accepted once (no replay). */
+  last_step: number;
+  modified: string;
+}
+
+export interface MfaRecoveryCodesTable {
+  user_id: string;
+  /** SHA-256 hex of the normalised code. */
+  code_hash: string;
+  created: string;
+  used_at: string | null;
+}
+
+export interface OrganizationSettingsTable {
+  org_id: string;
+  require_mfa: number;
+  modified: string;
+}
+
+export type UserLinkKind = 'invite' | 'reset';
+
+/** One-time invitation and password-reset links; only SHA-256 of the token is stored. */
+export interface UserLinksTable {
+  token_hash: string;
+  kind: UserLinkKind;
+  email: string;
+  /** The user (reset; invite of an existing account); null for an invite that creates the account. */
+  user_id: string | null;
+  org_id: string | null;
+  role: OrgRole | null;
+  /** `user:<id>` or `cli`. */
+  created_by: string | null;
+  created: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -293,4 +361,9 @@ export interface Database {
   embed_chat_presets: EmbedChatPresetsTable;
   embed_chat_conversations: EmbedChatConversationsTable;
   embed_chat_messages: EmbedChatMessagesTable;
+  web_sessions: WebSessionsTable;
+  user_mfa: UserMfaTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  organization_settings: OrganizationSettingsTable;
+  user_links: UserLinksTable;
 }

@@ -4,21 +4,14 @@
  * applied directly on the database (the server sees them on its next request; with Redis configured the
  * changes still live in the database, which every instance reads).
  */
-import type { Kysely } from 'kysely';
-import type { CliCommand, CliContext } from '../context.ts';
-import { list } from '../context.ts';
-import type { Database } from '../../store/schema.ts';
+import type { CliCommand } from '../context.ts';
+import { embedContext, list } from '../context.ts';
 import { resolveOrganization } from '../../domain/identity.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { setEnablement, settingsView, updateSettings } from '../../domain/embed-settings.ts';
-import { signingKeyLoader, type EmbedContext } from '../../domain/embed-context.ts';
-import { databaseEphemeralStore } from '../../store/embed-ephemeral.ts';
+import type { EmbedContext } from '../../domain/embed-context.ts';
 
 const cli = { kind: 'cli' as const, id: 'cli' };
-
-function embedContext(ctx: CliContext, db: Kysely<Database>): EmbedContext {
-  return { db, config: ctx.config, state: databaseEphemeralStore(db), now: Date.now, signingKey: signingKeyLoader(db, ctx.config) };
-}
 
 function wholeNumber(name: string) {
   return (value: string): number => {

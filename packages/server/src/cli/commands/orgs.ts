@@ -1,6 +1,7 @@
-/** netloom orgs create | add-member | set-plan | members */
+/** netloom orgs list | show | create | add-member | set-plan | members */
 import type { CliCommand } from '../context.ts';
-import { membershipJson, orgJson, userJson } from '../present.ts';
+import { embedContext } from '../context.ts';
+import { membershipJson, orgJson } from '../present.ts';
 import {
   addMember,
   createOrganization,
@@ -10,12 +11,45 @@ import {
   resolveOrganization,
   setOrganizationPlanOf,
 } from '../../domain/identity.ts';
-import { listMembers } from '../../store/organizations.ts';
+import { listOrganizationMembers, listOrganizations, organizationOverview } from '../../domain/organization-members.ts';
+import { settingsView } from '../../domain/embed-settings.ts';
+import { chatSettings } from '../../domain/embed-chat-settings.ts';
 
 export const orgsCommand: CliCommand = {
   name: 'orgs',
   register(program, ctx) {
     const orgs = program.command('orgs').description('manage organizations and their members');
+    orgs
+      .command('list')
+      .description('every organization: id, name, plan, member count, embedding on/off and seats')
+      .action(() =>
+        ctx.run(async (db) => {
+          const ectx = embedContext(ctx, db);
+          return Promise.all(
+            (await listOrganizations(db)).map(async (o) => {
+              const s = await settingsView(ectx, o.id);
+              return { ...orgJson(o), memberCount: o.memberCount, embedding: { enabled: s.enabled, seats: s.seats, seatsUsed: s.seatsUsed } };
+            }),
+          );
+        }),
+      );
+    orgs
+      .command('show')
+      .argument('<org>', 'organization id or name')
+      .description('one organization: plan, counts, members and roles, embedding settings and AI chat')
+      .action((org: string) =>
+        ctx.run(async (db) => {
+          const ectx = embedContext(ctx, db);
+          const o = await resolveOrganization(db, org);
+          const [overview, members, embedding, chat] = await Promise.all([
+            organizationOverview(ectx, o.id),
+            listOrganizationMembers(db, o.id),
+            settingsView(ectx, o.id),
+            chatSettings(ectx, o.id),
+          ]);
+          return { ...orgJson(o), ...overview, members, embedding, chat };
+        }),
+      );
     orgs
       .command('create')
       .description('create an organization with its owner (role Owner)')
@@ -57,7 +91,7 @@ export const orgsCommand: CliCommand = {
       .action((o: { org: string }) =>
         ctx.run(async (db) => {
           const org = await resolveOrganization(db, o.org);
-          return (await listMembers(db, org.id)).map((m) => ({ ...userJson(m.user), role: m.role, joined: m.joined }));
+          return listOrganizationMembers(db, org.id);
         }),
       );
   },

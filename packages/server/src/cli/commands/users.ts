@@ -1,4 +1,4 @@
-/** netloom users create | set-plan | suspend | unverify | activate */
+/** netloom users create | set-plan | suspend | unverify | activate | invite | reset-link */
 import type { CliCommand } from '../context.ts';
 import { userJson } from '../present.ts';
 import {
@@ -7,9 +7,12 @@ import {
   parsePlan,
   requireUserByEmail,
   setUserPlan,
+  parseRole,
+  resolveOrganization,
   suspendUser,
   unverifyUser,
 } from '../../domain/identity.ts';
+import { createInvitation, createResetLink } from '../../domain/user-links.ts';
 
 export const usersCommand: CliCommand = {
   name: 'users',
@@ -53,5 +56,28 @@ export const usersCommand: CliCommand = {
     status('suspend', 'suspend a user (own credentials stop working; cannot own networks)', suspendUser);
     status('unverify', 'mark a user unverified (cannot own networks)', unverifyUser);
     status('activate', 'make a user active and verified again', activateUser);
+    users
+      .command('invite')
+      .description('print a one-time invitation link (7 days) that creates the account, optionally in an organization')
+      .argument('<email>', 'e-mail address of the person invited')
+      .option('--org <org>', 'organization id or exact name to join')
+      .option('--role <role>', 'role in the organization (Owner, Admin, "Standard User", Access-only, "Simplified Access-only")', 'Standard User')
+      .action((email: string, o: { org?: string; role: string }) =>
+        ctx.run(async (db) => {
+          const org = o.org ? await resolveOrganization(db, o.org) : null;
+          const link = await createInvitation(db, ctx.config.publicUrl, { email, orgId: org?.id ?? null, role: org ? parseRole(o.role) : null, createdBy: 'cli' }, Date.now());
+          return { url: link.url, email: link.email, organization: org?.name ?? null, expiresAt: link.expiresAt };
+        }),
+      );
+    users
+      .command('reset-link')
+      .description('print a one-time password-reset link (1 hour) for an account; older reset links stop working')
+      .argument('<email>', 'e-mail address of the account')
+      .action((email: string) =>
+        ctx.run(async (db) => {
+          const link = await createResetLink(db, ctx.config.publicUrl, email, 'cli', Date.now());
+          return { url: link.url, email: link.email, expiresAt: link.expiresAt };
+        }),
+      );
   },
 };

@@ -2,8 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
-import { listAudit } from '../../store/embed-audit.ts';
-import { presentAudit } from '../../presenters/embed.ts';
+import { auditPage, parseAuditFilter } from '../../domain/embed-audit-log.ts';
 import { orgCredential, paging } from './context.ts';
 
 const Query = Type.Object(
@@ -22,9 +21,7 @@ export function auditRoutes(app: FastifyInstance, ctx: EmbedContext): void {
     async (request) => {
       const { orgId } = orgCredential(request);
       const q = request.query as { limit?: string; offset?: string; action?: string };
-      const { limit, offset } = paging(q);
-      const { total, rows } = await listAudit(ctx.db, orgId, { limit, offset, action: q.action });
-      return { total, offset, limit, entries: rows.map(presentAudit) };
+      return auditPage(ctx, orgId, parseAuditFilter({ action: q.action }), paging(q));
     },
   );
 }

@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createEmbedContext } from './context.ts';
+import type { EmbedContext } from '../../domain/embed-context.ts';
 import { settingsRoutes } from './settings.ts';
 import { managedUserRoutes } from './users.ts';
 import { sessionRoutes } from './sessions.ts';
@@ -19,10 +20,12 @@ import { orgMemberRoutes, networkViewRoutes } from './org.ts';
 import { viewerRoutes } from '../viewer/index.ts';
 import { embedPageRoutes } from '../viewer/page.ts';
 import { viewerChatRoutes } from '../viewer/chat.ts';
+import { viewerPositionRoutes } from '../viewer/positions.ts';
 import { chatSettingsRoutes } from './chat.ts';
 
-export async function embedRoutes(app: FastifyInstance): Promise<void> {
-  const ctx = createEmbedContext(app);
+/** `opts.ctx`: the app's shared embedding context (app.ts makes one for embedding and the web app). */
+export async function embedRoutes(app: FastifyInstance, opts: { ctx?: EmbedContext } = {}): Promise<void> {
+  const ctx = opts.ctx ?? createEmbedContext(app);
   settingsRoutes(app, ctx);
   managedUserRoutes(app, ctx);
   sessionRoutes(app, ctx);
@@ -32,6 +35,7 @@ export async function embedRoutes(app: FastifyInstance): Promise<void> {
   networkViewRoutes(app, ctx);
   viewerRoutes(app, ctx);
   viewerChatRoutes(app, ctx);
+  viewerPositionRoutes(app, ctx);
   chatSettingsRoutes(app, ctx);
   embedPageRoutes(app, ctx);
 }

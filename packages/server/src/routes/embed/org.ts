@@ -1,7 +1,8 @@
 /**
  * Ordinary-credential routes that embedding adds:
  * - `GET /api/v2/organization/members`: the organization's members for its admins (an organization
- *   credential, or a user credential of an Owner/Admin), managed users flagged `embedded: true`;
+ *   credential, or a user credential of an Owner/Admin), managed users flagged `embedded: true`; the
+ *   credential needs `employees:read` (names, e-mails and roles are people data; docs/api/decisions.md);
  * - `GET /api/v2/networks/:id/views`: the saved views of a network (`networks:read`, same visibility as
  *   `GET /networks/:id`).
  */
@@ -19,7 +20,7 @@ import { presentView } from '../../presenters/embed.ts';
 export function orgMemberRoutes(app: FastifyInstance, ctx: EmbedContext): void {
   app.get(
     '/api/v2/organization/members',
-    { config: { auth: {} }, schema: { summary: "The organization's members (managed users flagged embedded)", tags: ['organization'] } },
+    { config: { auth: { resource: 'employees', action: 'read' } }, schema: { summary: "The organization's members (managed users flagged embedded); needs employees:read", tags: ['organization'] } },
     async (request) => {
       const p = request.principal!;
       const orgId = p.orgId ?? (isOrgAdmin(p.membership) ? p.membership!.org_id : null);

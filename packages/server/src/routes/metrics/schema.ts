@@ -6,7 +6,7 @@
  */
 import { Type } from 'typebox';
 import type { AnyMetric } from '@netloom/engine';
-import { NetworkJSONSchema, ProblemSchema } from '../../schemas/network.ts';
+import { problemResponses } from '../../schemas/problem.ts';
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +28,7 @@ export function metricBodySchema(metric: AnyMetric): Json {
       'Every violation of a type, range or enum is 400 INVALID_ARGS naming the parameter in `errors[].path`.',
     properties: {
       networkId: { type: 'string', minLength: 1, description: 'Id of a stored network (its nodes get the result as attributes).' },
-      networkJSON: { ...plain(NetworkJSONSchema), description: 'Network data (Network JSON); the result is returned.' },
+      networkJSON: { $ref: 'NetworkJSON#', description: 'Network data (Network JSON); the result is returned.' },
       isDirected: {
         anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
         default: true,
@@ -73,7 +73,7 @@ export const WriteBackResponse = Type.Object(
   { description: 'With `networkId`: the values were written on the stored nodes.' },
 );
 
-const problems = { 400: ProblemSchema, 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 413: ProblemSchema, 415: ProblemSchema, 422: ProblemSchema, 429: ProblemSchema };
+const problems = problemResponses(403, 404, 409, 422);
 
 export function metricResponseSchemas(metric: AnyMetric): Json {
   if (metric.kind === 'network') return { 200: Type.Number({ description: 'The value, as a bare JSON number (with networkId or networkJSON).' }), ...problems };

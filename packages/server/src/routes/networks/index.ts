@@ -1,33 +1,23 @@
 /**
  * The five Networks endpoints of API.md (DECISIONS.md §3). Thin: parse, check access through the
- * domain, call the store, present.
+ * domain, one domain command (domain/networks.ts), present.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { Type } from 'typebox';
-import { parseNetworkBody } from '../../domain/network-body.ts';
-import { loadNetworkFor, loadReadableWithGzip } from '../../domain/network-access.ts';
-import { checkPlanLimit, resolveOwner } from '../../domain/network-ownership.ts';
-import { newId } from '../../domain/ids.ts';
+import { loadReadableWithGzip } from '../../domain/network-access.ts';
+import { createNetwork, deleteNetwork, listNetworks, replaceNetwork } from '../../domain/networks.ts';
 import { DomainError } from '../../domain/errors.ts';
-import {
-  deleteNetwork,
-  insertNetwork,
-  listNetworksForOrg,
-  listNetworksForUser,
-  updateNetwork,
-} from '../../store/networks.ts';
-import { getUserById } from '../../store/users.ts';
-import { toBuffer } from '../../store/db.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema, ProblemSchema } from '../../schemas/network.ts';
+import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema } from '../../schemas/network.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
 import type { Principal } from '../../domain/credentials.ts';
 
 const gunzipAsync = promisify(gunzip);
 
-const errors = { 400: ProblemSchema, 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema, 413: ProblemSchema, 415: ProblemSchema, 429: ProblemSchema };
 /** Bodies are checked by parseNetworkBody (all problems at once, legacy input); the schema documents them. */
 const noAjv = () => () => true;
 
@@ -84,7 +74,7 @@ function smallText(id: string, gz: Buffer): string {
 }
 
 function sendNetworkWithJSON(request: FastifyRequest, reply: FastifyReply, id: string, meta: object, gzBytes: Uint8Array): FastifyReply | Promise<FastifyReply> {
-  const gz = toBuffer(gzBytes);
+  const gz = Buffer.isBuffer(gzBytes) ? gzBytes : Buffer.from(gzBytes.buffer, gzBytes.byteOffset, gzBytes.byteLength);
   const head = JSON.stringify(meta).slice(0, -1) + ',"networkJSON":';
   reply.type('application/json; charset=utf-8');
   if (acceptsGzip(request)) {
@@ -99,19 +89,18 @@ function sendNetworkWithJSON(request: FastifyRequest, reply: FastifyReply, id: s
   return gunzipAsync(gz).then((text) => reply.send(Buffer.concat([Buffer.from(head), text, Buffer.from('}')])));
 }
 
-export async function networkRoutes(app: FastifyInstance): Promise<void> {
+export async function networkRoutes(app: App): Promise<void> {
   const db = app.database.db;
-  const cfg = app.config;
+  const deps = { db, config: app.config };
 
   app.get(
     '/networks',
     {
       config: { auth: { resource: 'networks' } },
-      schema: { summary: 'List your networks (without networkJSON)', tags: ['networks'], response: { 200: Type.Array(NetworkResourceSchema), ...errors } },
+      schema: { summary: 'List your networks (without networkJSON)', tags: ['networks'], response: { 200: Type.Array(ref(NetworkResourceSchema)) } },
     },
     async (request) => {
-      const p = me(request);
-      const rows = p.orgId ? await listNetworksForOrg(db, p.orgId) : await listNetworksForUser(db, p.userId);
+      const rows = await listNetworks(deps, me(request));
       return rows.map((r) => presentNetwork(r, r.owner_name));
     },
   );
@@ -124,11 +113,11 @@ export async function networkRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Get a network with its networkJSON (Public networks need no credential)',
         tags: ['networks'],
         params: NetworkIdParams,
-        response: { 200: NetworkWithJSONSchema, ...errors },
+        response: { 200: ref(NetworkWithJSONSchema), ...problemResponses(404) },
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       // one query: access check, metadata and the stored gzip bytes
       const net = await loadReadableWithGzip(db, request.principal, id);
       return sendNetworkWithJSON(request, reply, id, presentNetwork(net, net.owner_name), net.json_gz);
@@ -143,30 +132,12 @@ export async function networkRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Create a network',
         tags: ['networks'],
-        body: NetworkBody,
-        response: { 200: NetworkResourceSchema, ...errors },
+        body: ref(NetworkBody),
+        response: { 200: ref(NetworkResourceSchema), ...problemResponses(403) },
       },
     },
     async (request) => {
-      const p = me(request);
-      const input = parseNetworkBody(request.body, cfg.limits);
-      const owner = await resolveOwner(db, p, input.owner);
-      const plan = await checkPlanLimit(db, cfg, owner, input.status);
-      const rec = await insertNetwork(db, {
-        id: newId(),
-        owner_id: owner.id,
-        name: input.name,
-        description: input.description,
-        is_directed: input.isDirected ? 1 : 0,
-        status: input.status,
-        file_type: 'JSON',
-        original_file_type: 'JSON',
-        network_uuid: randomUUID(),
-        max_views: cfg.plans[plan].maxViews,
-        node_count: input.nodeCount,
-        edge_count: input.edgeCount,
-        json: JSON.stringify(input.networkJSON),
-      });
+      const rec = await createNetwork(deps, me(request), request.body);
       request.log.info({ networkId: rec.id, nodes: rec.node_count, edges: rec.edge_count }, 'network created');
       return presentNetwork(rec, rec.owner_name);
     },
@@ -178,33 +149,15 @@ export async function networkRoutes(app: FastifyInstance): Promise<void> {
       config: { auth: { resource: 'networks' } },
       validatorCompiler: noAjv,
       schema: {
-        summary: 'Replace a network (name, description, isDirected, status, networkJSON)',
+        summary: 'Replace a network: name and networkJSON; description, isDirected and status only when sent',
         tags: ['networks'],
         params: NetworkIdParams,
-        body: NetworkBody,
-        response: { 200: NetworkResourceSchema, ...errors },
+        body: ref(NetworkBody),
+        response: { 200: ref(NetworkResourceSchema), ...problemResponses(403, 404) },
       },
     },
     async (request) => {
-      const p = me(request);
-      const { id } = request.params as { id: string };
-      const { net } = await loadNetworkFor(db, p, id, 'edit');
-      const input = parseNetworkBody(request.body, cfg.limits);
-      if (input.status !== net.status) {
-        const owner = await getUserById(db, net.owner_id);
-        if (owner) await checkPlanLimit(db, cfg, owner, input.status);
-      }
-      const rec = await updateNetwork(db, id, {
-        name: input.name,
-        description: input.description,
-        is_directed: input.isDirected ? 1 : 0,
-        status: input.status,
-        network_uuid: randomUUID(),
-        node_count: input.nodeCount,
-        edge_count: input.edgeCount,
-        json: JSON.stringify(input.networkJSON),
-      });
-      if (!rec) throw new DomainError('NOT_FOUND', `no network ${JSON.stringify(id)}`);
+      const rec = await replaceNetwork(deps, me(request), request.params.id, request.body);
       return presentNetwork(rec, rec.owner_name);
     },
   );
@@ -213,13 +166,11 @@ export async function networkRoutes(app: FastifyInstance): Promise<void> {
     '/networks/:id',
     {
       config: { auth: { resource: 'networks' } },
-      schema: { summary: 'Delete a network, its views, grants and embed sessions', tags: ['networks'], params: NetworkIdParams, response: { 200: DeletedSchema, ...errors } },
+      schema: { summary: 'Delete a network, its views, grants and embed sessions', tags: ['networks'], params: NetworkIdParams, response: { 200: ref(DeletedSchema), ...problemResponses(404) } },
     },
     async (request) => {
-      const p = me(request);
-      const { id } = request.params as { id: string };
-      await loadNetworkFor(db, p, id, 'owner');
-      await deleteNetwork(db, id);
+      const { id } = request.params;
+      await deleteNetwork(deps, me(request), id);
       return { _id: id, deleted: true as const };
     },
   );

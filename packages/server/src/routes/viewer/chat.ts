@@ -11,29 +11,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { authenticateViewer } from '../../domain/embed-sessions.ts';
-import { askQuestion, cancelAnswer, chatMessage, chatMessages, chatState, newConversation, type ChatDeps, type ComputeFn } from '../../domain/embed-chat.ts';
+import { askQuestion, cancelAnswer, chatMessage, chatMessages, chatState, newConversation, type ChatDeps } from '../../domain/embed-chat.ts';
 import { assistantFromConfig, type Assistant } from '../../domain/assistant/index.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { chatCompute } from '../../domain/metric-runs.ts';
+import { metricRunDeps } from '../metrics/index.ts';
 
 const skip = { auth: { skip: true } };
 const tags = ['embedded viewer'];
-
-/** Engine metrics for the assistant, through the metric worker pool (never written back). */
-export function poolCompute(app: FastifyInstance): ComputeFn {
-  return async (metric, params, network, signal) => {
-    const result = await app.metricPool.run({
-      metric,
-      network: { kind: 'stored', text: network.text, networkDirected: network.directed, params },
-      writeBack: false,
-      nodeCount: network.nodeCount,
-      signal,
-    });
-    if (result.kind === 'deferred' || !result.response) throw new Error('unexpected metric reply');
-    const r = result.response;
-    const body = JSON.parse(Buffer.from(r.buffer, r.byteOffset, r.byteLength).toString('utf8')) as { values?: Record<string, Record<string, number | string>> };
-    return body.values ?? {};
-  };
-}
 
 export function viewerChatRoutes(app: FastifyInstance, ctx: EmbedContext, opts: { assistant?: Assistant } = {}): void {
   const viewer = (request: FastifyRequest) => authenticateViewer(ctx, request.headers.authorization);
@@ -41,7 +26,7 @@ export function viewerChatRoutes(app: FastifyInstance, ctx: EmbedContext, opts: 
   const deps: ChatDeps = {
     ctx,
     assistant,
-    compute: poolCompute(app),
+    compute: chatCompute(metricRunDeps(app)), // engine metrics through the pool, never written back
     logError: (err, facts) => app.log.warn({ err: { message: err instanceof Error ? err.message : String(err) }, ...facts }, 'AI chat answer failed'),
   };
 

@@ -20,18 +20,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Type } from 'typebox';
-import { metrics } from '@netloom/engine';
-import { parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
-import { audit, checkRate, limitsOf, RateLimitedError } from '../../domain/embed-context.ts';
-import { authenticateViewer, exchangeLaunchToken, pageOrigin, type LiveSession } from '../../domain/embed-sessions.ts';
+import { authenticateViewer, exchangeLaunchToken, pageOrigin } from '../../domain/embed-sessions.ts';
 import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
 import { unavailableReason } from '../../domain/embed-chat.ts';
 import { signDataLink, verifyDataLink } from '../../domain/embed-tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { METRIC_PLANS } from '../../domain/identity.ts';
+import { runSessionMetric } from '../../domain/metric-runs.ts';
+import { metricRunDeps } from '../metrics/index.ts';
 import { getNetwork, getNetworkJSONGzip } from '../../store/networks.ts';
-import { getOrganizationById } from '../../store/organizations.ts';
 import { presentView } from '../../presenters/embed.ts';
 
 const gunzipAsync = promisify(gunzip);
@@ -201,54 +198,11 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
         params: Type.Object({ kind: Type.Union([Type.Literal('network'), Type.Literal('nodes')]), metricId: Type.String() }),
       },
     },
-    async (request, reply) => runViewerMetric(app, ctx, await viewer(request), request, reply),
+    async (request, reply) => {
+      const live = await viewer(request);
+      const { kind, metricId } = request.params as { kind: 'network' | 'nodes'; metricId: string };
+      const answer = await runSessionMetric(metricRunDeps(app), ctx, live, kind, metricId, request.body, { startedAt: Date.now() - reply.elapsedTime });
+      return reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
+    },
   );
-}
-
-/**
- * A viewer's metric run through the metric service's worker pool (`app.metricPool`, routes/metrics):
- * on the stored network, never written back (the viewer may have View only; results go to the viewer's
- * own display, like a `networkJSON` call: `{ values, meta }` or a bare number). Checks: organization
- * plan, then the per-organization hourly allowance, then one run at a time per session.
- */
-async function runViewerMetric(app: FastifyInstance, ctx: EmbedContext, live: LiveSession, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const { kind, metricId } = request.params as { kind: 'network' | 'nodes'; metricId: string };
-  const metric = metrics.get(metricId);
-  if (!metric || (metric.kind === 'network') !== (kind === 'network')) throw new DomainError('NOT_FOUND', `no metric ${kind}/${metricId}`);
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError('INVALID_ARGS', 'body must be an object of metric parameters');
-  for (const k of ['networkId', 'networkJSON', 'isDirected']) {
-    if (k in body) throw new DomainError('INVALID_ARGS', `${k}: the viewer computes on the session's network only`, [{ path: `/${k}`, message: 'is not accepted here' }]);
-  }
-  const org = await getOrganizationById(ctx.db, live.session.org_id);
-  if (!org || !METRIC_PLANS.includes(org.plan)) throw new DomainError('PLAN_REQUIRED', 'metrics need an Enterprise or Partner plan for the organization');
-  const req = parseMetricRequest(metric, { ...body, networkId: live.session.network_id }, { maxNodes: ctx.config.limits.maxNodes, maxEdges: ctx.config.limits.maxEdges });
-  await checkRate(ctx, `org:${live.session.org_id}:metrics`, limitsOf(ctx, live.settings).metricsPerHour, 'embedded metric calculations');
-  const lockKey = `session:${live.session.id}:metric`;
-  if (!(await ctx.state.acquire(lockKey, ctx.config.limits.metricTimeoutMs + 10_000, ctx.now()))) {
-    throw new RateLimitedError('one metric calculation at a time per session; another one is running', 1);
-  }
-  try {
-    const net = await getNetwork(ctx.db, live.session.network_id);
-    const stored = await getNetworkJSONGzip(ctx.db, live.session.network_id);
-    if (!net || !stored) throw new DomainError('NOT_FOUND', 'the network no longer exists');
-    const text = new Uint8Array(await gunzipAsync(stored.gz));
-    const result = await app.metricPool.run({
-      metric: metric.id,
-      network: { kind: 'stored', text, networkDirected: net.is_directed === 1, params: req.params },
-      writeBack: false,
-      nodeCount: net.node_count,
-      startedAt: Date.now() - reply.elapsedTime,
-    });
-    if (result.kind === 'deferred' || !result.response) throw new Error('unexpected metric reply');
-    await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {
-      sessionId: live.session.id,
-      networkId: live.session.network_id,
-      metric: metric.id,
-    });
-    const r = result.response;
-    return reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(r.buffer, r.byteOffset, r.byteLength));
-  } finally {
-    await ctx.state.release(lockKey);
-  }
 }

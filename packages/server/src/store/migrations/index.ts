@@ -12,12 +12,16 @@ import * as m0001 from './0001-initial.ts';
 import * as m0002 from './0002-embedding.ts';
 import * as m0003 from './0003-embed-chat.ts';
 import * as m0004 from './0004-auth-epoch.ts';
+import * as m0005 from './0005-web-app.ts';
+import * as m0006 from './0006-explore-sessions.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
   '0002-embedding': m0002,
   '0003-embed-chat': m0003,
   '0004-auth-epoch': m0004,
+  '0005-web-app': m0005,
+  '0006-explore-sessions': m0006,
 });
 
 const provider: MigrationProvider = {

@@ -1,0 +1,274 @@
+/**
+ * CSV edge list (+ optional nodes CSV), parsed with papaparse (streaming from the file; delimiter
+ * detected: comma, semicolon, tab, …). Export is a zip (fflate) of `nodes.csv`, `edges.csv` and
+ * `network.csv`; that zip imports as it is.
+ *
+ * - edges CSV: `Source`, `Target`, optional `Id`, optional `Type` (`Directed`/`Undirected`, Gephi's
+ *   column: all `Undirected` makes an undirected network), other columns are edge attributes;
+ * - nodes CSV: `Id` (or `Name` when there is no `Id` column), optional `X`, `Y`, `Image`, other
+ *   columns are node attributes. Without a nodes CSV the nodes are the edges' endpoints;
+ * - `network.csv`: rows `Name`, `Description`, `Directed` (value in the second column).
+ * Values are text: a column is numeric when most of its values are numbers (values.ts), then a value
+ * that is not a number is a problem naming file, line and column; `Zip [text]` / `Score [number]`
+ * headers force the type. Empty values are absent.
+ */
+import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+
+import Papa from 'papaparse';
+import { zipSync, strToU8 } from 'fflate';
+import type { Id, NodeJSON } from '@netloom/engine';
+import { NetworkBuilder } from './builder.ts';
+import { Problems, unreadable } from './problems.ts';
+import { isZip, unzipChecked } from './zip.ts';
+import { isHttpUrl, numericCell, planColumns, rowAttributes, type Cell, type Table } from './columns.ts';
+import { attributeNames, countKinds, headerFor, idFromText } from './values.ts';
+import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
+
+const NODE_COLUMNS = ['id', 'x', 'y', 'image'];
+const NODE_COLUMNS_BY_NAME = ['name', 'x', 'y', 'image'];
+const EDGE_COLUMNS = ['source', 'target', 'id', 'type'];
+
+/** Parses CSV text or a file into a table (header = first non-empty line). */
+/**
+ * The delimiter of a CSV: the one of , ; tab | that occurs most often (outside quotes) in its first
+ * line, the header; comma when none does. (Guessing from the data, as papaparse does, is fooled by
+ * values that hold delimiters.)
+ */
+export function headerDelimiter(head: string): string {
+  const line = head.replace(/^\ufeff/, '').split(/\r?\n/, 1)[0].replace(/"[^"]*"/g, '');
+  let best = ',';
+  let most = 0;
+  for (const d of [',', ';', '\t', '|']) {
+    const n = line.split(d).length - 1;
+    if (n > most) {
+      best = d;
+      most = n;
+    }
+  }
+  return best;
+}
+
+async function firstBytes(path: string, n: number): Promise<Buffer> {
+  const fh = await open(path);
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+const firstChunk = async (path: string) => (await firstBytes(path, 64 * 1024)).toString('utf8');
+
+async function readTable(input: { path: string } | { text: string }, label: string, problems: Problems, delimiter?: string): Promise<Table> {
+  const table: Table = { header: [], headerRow: 0, rows: [] };
+  let line = 0;
+  const onRow = (cells: string[]) => {
+    line++;
+    const out: Cell[] = [];
+    let any = false;
+    for (let i = 0; i < cells.length; i++) {
+      let v = cells[i];
+      if (line === 1 && i === 0 && v.charCodeAt(0) === 0xfeff) v = v.slice(1);
+      if (v.trim() === '') continue;
+      out[i] = v;
+      any = true;
+    }
+    if (!any) return;
+    if (table.headerRow === 0) {
+      table.headerRow = line;
+      table.header = out.map((c) => (c === undefined ? undefined : String(c)));
+    } else table.rows.push({ n: line, cells: out });
+  };
+  const delim = delimiter ?? headerDelimiter('text' in input ? input.text.slice(0, 64 * 1024) : await firstChunk(input.path));
+  const config = { skipEmptyLines: false as const, header: false as const, dynamicTyping: false as const, delimiter: delim };
+  if ('text' in input) {
+    const r = Papa.parse<string[]>(input.text, config);
+    for (const row of r.data) onRow(row);
+    for (const e of r.errors) if (e.code !== 'UndetectableDelimiter') problems.add(`${label} line ${(e.row ?? 0) + 1}`, e.message);
+    return table;
+  }
+  await new Promise<void>((resolve, reject) => {
+    const source = createReadStream(input.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    const parser = Papa.parse(Papa.NODE_STREAM_INPUT, config);
+    parser.on('data', (row: string[]) => onRow(row));
+    parser.on('end', resolve);
+    parser.on('error', reject);
+    source.on('error', reject);
+    source.pipe(parser);
+  });
+  return table;
+}
+
+function idCell(v: Cell): Id | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v).trim();
+  return s === '' ? undefined : idFromText(s);
+}
+
+interface CsvInput {
+  edges?: { table: Table; label: string };
+  nodes?: { table: Table; label: string };
+  network?: Table;
+}
+
+function build(input: CsvInput, limits: ImportLimits, problems: Problems): ImportedNetwork {
+  const refOf = (label: string) => (r: number, c: number) => `${label} line ${r}, column ${c + 1}`;
+  const locate = (kind: 'node' | 'edge', loc: number, field: string) => {
+    const f = kind === 'node' ? input.nodes : input.edges;
+    return `${f?.label ?? 'file'} line ${loc}${field === 'id' ? '' : `, ${field[0].toUpperCase()}${field.slice(1)}`}`;
+  };
+  const builder = new NetworkBuilder(problems, limits, locate);
+  const meta: Omit<ImportedNetwork, 'networkJSON'> = {};
+  if (input.nodes) {
+    const { table, label } = input.nodes;
+    const ref = refOf(label);
+    const byName = !table.header.some((h) => h !== undefined && h.trim().toLowerCase() === 'id');
+    const plan = planColumns(table, byName ? NODE_COLUMNS_BY_NAME : NODE_COLUMNS, problems, ref, false);
+    const idCol = plan.reserved.get(byName ? 'name' : 'id');
+    if (idCol === undefined) problems.add(`${label} line ${table.headerRow || 1}`, 'the nodes CSV needs a column "Id" (or "Name") in its first line');
+    else {
+      const [xCol, yCol, imageCol] = [plan.reserved.get('x'), plan.reserved.get('y'), plan.reserved.get('image')];
+      for (const row of table.rows) {
+        const id = idCell(row.cells[idCol]);
+        const attributes = rowAttributes(plan, row, problems, ref);
+        if (id === undefined) {
+          problems.add(ref(row.n, idCol), `line ${row.n}: the node id is empty`);
+          continue;
+        }
+        const node: NodeJSON = { id };
+        if (attributes) node.attributes = attributes;
+        if (xCol !== undefined) {
+          const x = numericCell(row.cells[xCol], 'X', row.n, ref(row.n, xCol), problems);
+          if (x !== undefined) node.x = x;
+        }
+        if (yCol !== undefined) {
+          const y = numericCell(row.cells[yCol], 'Y', row.n, ref(row.n, yCol), problems);
+          if (y !== undefined) node.y = y;
+        }
+        if (imageCol !== undefined && row.cells[imageCol] !== undefined) {
+          const url = String(row.cells[imageCol]).trim();
+          if (isHttpUrl(url)) node.image = { url };
+          else problems.add(ref(row.n, imageCol), `line ${row.n}, column Image: ${JSON.stringify(url)} is not an http: or https: URL`);
+        }
+        builder.addNode(node, row.n);
+      }
+    }
+  }
+  if (input.edges) {
+    const { table, label } = input.edges;
+    const ref = refOf(label);
+    const plan = planColumns(table, EDGE_COLUMNS, problems, ref, false);
+    const [s, t, idCol, typeCol] = [plan.reserved.get('source'), plan.reserved.get('target'), plan.reserved.get('id'), plan.reserved.get('type')];
+    let directed = 0;
+    let undirected = 0;
+    if (s === undefined || t === undefined) problems.add(`${label} line ${table.headerRow || 1}`, 'the edges CSV needs the columns "Source" and "Target" in its first line');
+    else {
+      for (const row of table.rows) {
+        const source = idCell(row.cells[s]);
+        const target = idCell(row.cells[t]);
+        const attributes = rowAttributes(plan, row, problems, ref);
+        if (source === undefined) problems.add(ref(row.n, s), `line ${row.n}: Source is empty`);
+        if (target === undefined) problems.add(ref(row.n, t), `line ${row.n}: Target is empty`);
+        if (typeCol !== undefined && row.cells[typeCol] !== undefined) {
+          const ty = String(row.cells[typeCol]).trim().toLowerCase();
+          if (ty === 'directed') directed++;
+          else if (ty === 'undirected') undirected++;
+          else problems.add(ref(row.n, typeCol), `line ${row.n}, column Type: must be Directed or Undirected, got ${JSON.stringify(row.cells[typeCol])}`);
+        }
+        if (source === undefined || target === undefined) continue;
+        builder.addEdge(idCol === undefined ? undefined : idCell(row.cells[idCol]), source, target, attributes, row.n);
+      }
+    }
+    if (undirected > 0 && directed === 0) meta.isDirected = false;
+    else if (directed > 0) meta.isDirected = true;
+  }
+  const networkJSON = builder.finish(!input.nodes);
+  if (input.network) {
+    for (const row of [{ n: input.network.headerRow, cells: input.network.header as Cell[] }, ...input.network.rows]) {
+      const key = typeof row.cells[0] === 'string' ? row.cells[0].trim().toLowerCase() : '';
+      const v = row.cells[1];
+      if (v === undefined) continue;
+      if (key === 'name') meta.name = String(v);
+      else if (key === 'description') meta.description = String(v);
+      else if (key === 'directed') {
+        const b = String(v).trim().toLowerCase();
+        if (b === 'true' || b === 'false') meta.isDirected = b === 'true';
+        else problems.add(`network.csv line ${row.n}`, `Directed must be true or false, got ${JSON.stringify(v)}`);
+      }
+    }
+  }
+  problems.throwIfAny('the CSV has problems');
+  return { networkJSON, ...meta };
+}
+
+/**
+ * `file`: an edges CSV, or a zip with `edges.csv` (+ `nodes.csv`, `network.csv`); `nodesFile`: a nodes
+ * CSV for an edges CSV.
+ */
+export async function importCsv(file: UploadedFile, nodesFile: UploadedFile | undefined, limits: ImportLimits): Promise<ImportedNetwork> {
+  const problems = new Problems();
+  if (isZip(await firstBytes(file.path, 4))) {
+    const label = file.filename || 'archive';
+    const buf = await readFile(file.path);
+    const entries = unzipChecked(buf, label, limits.maxInflatedBytes, (name) => /(^|\/)(nodes|edges|network)\.csv$/i.test(name));
+    const get = (base: string) => Object.entries(entries).find(([n]) => new RegExp(`(^|/)${base}\\.csv$`, 'i').test(n));
+    const edges = get('edges');
+    const nodes = get('nodes');
+    const network = get('network');
+    if (!edges && !nodes) throw unreadable(label, 'the zip needs an edges.csv (and optionally nodes.csv)');
+    const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+    const input: CsvInput = {};
+    // Netloom's own export (it has network.csv) is comma-separated; other zips are guessed per file
+    const delimiter = network ? ',' : undefined;
+    if (edges) input.edges = { label: edges[0], table: await readTable({ text: text(edges[1]) }, edges[0], problems, delimiter) };
+    if (nodes) input.nodes = { label: nodes[0], table: await readTable({ text: text(nodes[1]) }, nodes[0], problems, delimiter) };
+    if (network) input.network = await readTable({ text: text(network[1]) }, network[0], problems, ',');
+    return build(input, limits, problems);
+  }
+  const input: CsvInput = { edges: { label: file.filename || 'edges.csv', table: await readTable({ path: file.path }, file.filename || 'edges.csv', problems) } };
+  if (nodesFile) input.nodes = { label: nodesFile.filename || 'nodes.csv', table: await readTable({ path: nodesFile.path }, nodesFile.filename || 'nodes.csv', problems) };
+  return build(input, limits, problems);
+}
+
+function csvText(rows: unknown[][]): string {
+  return Papa.unparse(rows.map((r) => r.map((v) => (v === undefined || v === null ? '' : String(v)))), { newline: '\r\n', quotes: false, escapeFormulae: false }) + '\r\n';
+}
+
+export function exportCsvFiles(net: ExportableNetwork): { nodes: string; edges: string; network: string } {
+  const nodes = net.networkJSON.nodes;
+  const edges = net.networkJSON.edges ?? [];
+  const nodeAttrs = attributeNames(nodes.map((n) => n.attributes));
+  const hasX = nodes.some((n) => typeof n.x === 'number');
+  const hasY = nodes.some((n) => typeof n.y === 'number');
+  const hasImage = nodes.some((n) => typeof n.image?.url === 'string' && n.image.url !== '');
+  const nodeRows: unknown[][] = [[
+    'Id',
+    ...(hasX ? ['X'] : []),
+    ...(hasY ? ['Y'] : []),
+    ...(hasImage ? ['Image'] : []),
+    ...nodeAttrs.map((k) => headerFor(k, [...NODE_COLUMNS, 'name'], countKinds(nodes.map((n) => n.attributes?.[k])))),
+  ]];
+  for (const n of nodes) {
+    const row: unknown[] = [n.id];
+    if (hasX) row.push(n.x);
+    if (hasY) row.push(n.y);
+    if (hasImage) row.push(n.image?.url);
+    for (const k of nodeAttrs) row.push(n.attributes?.[k]);
+    nodeRows.push(row);
+  }
+  const edgeAttrs = attributeNames(edges.map((e) => e.attributes));
+  const edgeRows: unknown[][] = [['Source', 'Target', 'Id', ...edgeAttrs.map((k) => headerFor(k, EDGE_COLUMNS, countKinds(edges.map((e) => e.attributes?.[k]))))]];
+  for (const e of edges) edgeRows.push([e.source, e.target, e.id, ...edgeAttrs.map((k) => e.attributes?.[k])]);
+  const network = csvText([['Property', 'Value'], ['Name', net.name], ['Description', net.description], ['Directed', String(net.isDirected)]]);
+  return { nodes: csvText(nodeRows), edges: csvText(edgeRows), network };
+}
+
+export function exportCsv(net: ExportableNetwork): ExportedFile {
+  const f = exportCsvFiles(net);
+  const body = zipSync({ 'nodes.csv': strToU8(f.nodes), 'edges.csv': strToU8(f.edges), 'network.csv': strToU8(f.network) }, { level: 6 });
+  return { body: Buffer.from(body), contentType: 'application/zip', extension: 'csv.zip' };
+}
+
+

@@ -1,0 +1,304 @@
+/**
+ * GEXF 1.2 / 1.3 (Gephi's format), read with a streaming XML parser (xml-reader.ts) and written as text.
+ *
+ * Reading: `<attributes class="node|edge">` declare the attribute types (integer, long, float, double,
+ * … → Number, a value that is not a number is a problem naming its line; boolean → "true"/"false";
+ * everything else → String) and defaults; `<attvalue for=… value=…>` are the values. `viz:position`
+ * gives x/y; `viz:size` and `viz:color` become the hidden attributes `_size` (Number) and `_color`
+ * (`#rrggbb`); an edge's `weight` becomes the attribute `weight` and its `viz:color` `_color`. A node
+ * label different from the id becomes the attribute `name` (the label in Netloom) unless a `name`
+ * attribute is present. `defaultedgetype="undirected"` makes an undirected network. Ids follow
+ * values.ts (canonical numbers become Numbers).
+ *
+ * Writing is the reverse (GEXF 1.3): label = `name` ?? id, every attribute as an attvalue except the
+ * ones that went into viz/weight, attribute types `double` when every value is a Number, else `string`.
+ */
+import type { Attributes, EdgeJSON, NodeJSON } from '@netloom/engine';
+import type { SaxesTagPlain } from 'saxes';
+import { NetworkBuilder } from './builder.ts';
+import { Problems, unreadable } from './problems.ts';
+import { escapeXml, localName, readXml } from './xml-reader.ts';
+import { hexColor, idFromText, numberFromText } from './values.ts';
+import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
+
+const NUMERIC_TYPES = new Set(['integer', 'long', 'float', 'double', 'short', 'byte', 'bigdecimal', 'biginteger', 'int']);
+const IMAGE_ATTRIBUTE = 'nl:image';
+
+interface AttrDef {
+  name: string;
+  type: 'number' | 'boolean' | 'string';
+  default?: string;
+}
+
+export async function importGexf(file: UploadedFile, limits: ImportLimits): Promise<ImportedNetwork> {
+  const label = file.filename || 'file';
+  const problems = new Problems();
+  const lineOf = (loc: number) => `${label} line ${loc}`;
+  const builder = new NetworkBuilder(problems, limits, (_kind, loc, field) => `${lineOf(loc)}${field === 'id' ? '' : `, ${field}`}`);
+  const defs: Record<'node' | 'edge', Map<string, AttrDef>> = { node: new Map(), edge: new Map() };
+  let sawRoot = false;
+  let isDirected: boolean | undefined;
+  let description: string | undefined;
+  let attrClass: 'node' | 'edge' = 'node';
+  let currentDef: AttrDef | null = null;
+  let textTarget: 'default' | 'description' | null = null;
+  let text = '';
+  let node: NodeJSON | null = null;
+  let nodeLine = 0;
+  let nodeLabel: string | undefined;
+  let edge: { id?: string; source?: string; target?: string; attributes: Attributes; line: number } | null = null;
+  let attrs: Attributes = {};
+
+  const setValue = (kind: 'node' | 'edge', tag: SaxesTagPlain, line: number) => {
+    const a = tag.attributes;
+    const key = a.for ?? a.id;
+    const raw = a.value;
+    if (key === undefined || raw === undefined) {
+      problems.add(lineOf(line), '<attvalue> needs `for` and `value`');
+      return;
+    }
+    if (kind === 'node' && key === IMAGE_ATTRIBUTE && node) {
+      if (raw !== '') node.image = { url: raw };
+      return;
+    }
+    const def = defs[kind].get(key);
+    const value = convert(def, raw, line, key);
+    if (value !== undefined) attrs[def?.name ?? key] = value;
+  };
+  const convert = (def: AttrDef | undefined, raw: string, line: number, key: string): string | number | undefined => {
+    if (raw === '') return undefined;
+    if (!def || def.type === 'string') return raw;
+    if (def.type === 'boolean') {
+      const v = raw.trim().toLowerCase();
+      if (v === 'true' || v === 'false') return v;
+      problems.add(lineOf(line), `attribute ${JSON.stringify(def.name)}: ${JSON.stringify(raw)} is not a boolean`);
+      return undefined;
+    }
+    const n = numberFromText(raw);
+    if (n === undefined) problems.add(lineOf(line), `attribute ${JSON.stringify(def?.name ?? key)}: ${JSON.stringify(raw)} is not a number (the attribute is declared numeric)`);
+    return n;
+  };
+  const applyDefaults = (kind: 'node' | 'edge') => {
+    for (const [, def] of defs[kind]) {
+      if (def.default !== undefined && attrs[def.name] === undefined) {
+        const v = convert(def, def.default, 0, def.name);
+        if (v !== undefined) attrs[def.name] = v;
+      }
+    }
+  };
+  const color = (a: Record<string, string>): string | undefined => {
+    const hex = hexColor(a.hex);
+    if (hex) return hex;
+    const [r, g, b] = [a.r, a.g, a.b].map((v) => (v === undefined ? NaN : Number(v)));
+    if ([r, g, b].every((v) => Number.isInteger(v) && v >= 0 && v <= 255)) return `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    return undefined;
+  };
+
+  await readXml(file.path, label, {
+    open(tag, line) {
+      const name = localName(tag.name);
+      const a = tag.attributes as Record<string, string>;
+      if (!sawRoot) {
+        if (name !== 'gexf') throw unreadable(lineOf(line), `not a GEXF file: the root element is <${tag.name}>, expected <gexf>`);
+        sawRoot = true;
+        return;
+      }
+      switch (name) {
+        case 'graph':
+          // GEXF's default edge type is undirected; `mutual` edges go both ways (directed network)
+          isDirected = (a.defaultedgetype ?? 'undirected') !== 'undirected';
+          break;
+        case 'description':
+          if (!node && !edge) {
+            textTarget = 'description';
+            text = '';
+          }
+          break;
+        case 'attributes':
+          attrClass = a.class === 'edge' ? 'edge' : 'node';
+          break;
+        case 'attribute': {
+          const id = a.id ?? a.title;
+          if (id === undefined) {
+            problems.add(lineOf(line), '<attribute> needs an `id`');
+            break;
+          }
+          const t = (a.type ?? 'string').toLowerCase();
+          currentDef = { name: a.title ?? id, type: NUMERIC_TYPES.has(t) ? 'number' : t === 'boolean' ? 'boolean' : 'string' };
+          defs[attrClass].set(id, currentDef);
+          break;
+        }
+        case 'default':
+          if (currentDef) {
+            textTarget = 'default';
+            text = '';
+          }
+          break;
+        case 'node':
+          if (a.id === undefined) problems.add(lineOf(line), '<node> needs an `id`');
+          node = { id: idFromText(a.id ?? '') };
+          nodeLine = line;
+          nodeLabel = a.label;
+          attrs = {};
+          break;
+        case 'edge':
+          edge = { id: a.id, source: a.source, target: a.target, attributes: {}, line };
+          attrs = edge.attributes;
+          if (a.source === undefined || a.target === undefined) problems.add(lineOf(line), '<edge> needs `source` and `target`');
+          if (a.weight !== undefined) {
+            const w = numberFromText(a.weight);
+            if (w === undefined) problems.add(lineOf(line), `weight ${JSON.stringify(a.weight)} is not a number`);
+            else attrs.weight = w;
+          }
+          if (a.label !== undefined && a.label !== '') attrs.label = a.label;
+          break;
+        case 'attvalue':
+          if (edge) setValue('edge', tag, line);
+          else if (node) setValue('node', tag, line);
+          break;
+        case 'position':
+          if (node && !edge) {
+            for (const axis of ['x', 'y'] as const) {
+              if (a[axis] === undefined) continue;
+              const v = numberFromText(a[axis]);
+              if (v === undefined) problems.add(lineOf(line), `viz position ${axis} ${JSON.stringify(a[axis])} is not a number`);
+              else node[axis] = v;
+            }
+          }
+          break;
+        case 'size':
+          if (node && !edge && a.value !== undefined) {
+            const v = numberFromText(a.value);
+            if (v === undefined) problems.add(lineOf(line), `viz size ${JSON.stringify(a.value)} is not a number`);
+            else attrs._size ??= v;
+          }
+          break;
+        case 'thickness':
+          if (edge && a.value !== undefined) {
+            const v = numberFromText(a.value);
+            if (v !== undefined) attrs._thickness ??= v;
+          }
+          break;
+        case 'color': {
+          const c = color(a);
+          if (c === undefined) problems.add(lineOf(line), 'viz color needs r, g, b (0–255) or hex="#rrggbb"');
+          else if (edge || node) attrs._color ??= c;
+          break;
+        }
+        default:
+          break;
+      }
+    },
+    close(rawName) {
+      const name = localName(rawName);
+      if (name === 'default' && textTarget === 'default' && currentDef) {
+        currentDef.default = text;
+        textTarget = null;
+      } else if (name === 'description' && textTarget === 'description') {
+        description = text;
+        textTarget = null;
+      } else if (name === 'attribute') {
+        currentDef = null;
+      } else if (name === 'node' && node && !edge) {
+        applyDefaults('node');
+        // attvalues first, then viz (the ??= above keeps an explicit `_size`/`_color` attvalue)
+        if (nodeLabel !== undefined && nodeLabel !== '' && nodeLabel !== String(node.id) && attrs.name === undefined) attrs.name = nodeLabel;
+        if (Object.keys(attrs).length > 0) node.attributes = attrs;
+        builder.addNode(node, nodeLine);
+        node = null;
+        attrs = {};
+      } else if (name === 'edge' && edge) {
+        applyDefaults('edge');
+        if (edge.source !== undefined && edge.target !== undefined) {
+          builder.addEdge(edge.id === undefined ? undefined : idFromText(edge.id), idFromText(edge.source), idFromText(edge.target), attrs, edge.line);
+        }
+        edge = null;
+        attrs = {};
+      }
+    },
+    text(t) {
+      if (textTarget) text += t;
+    },
+  });
+  if (!sawRoot) throw unreadable(label, 'not a GEXF file (no <gexf> element)');
+  const networkJSON = builder.finish(false);
+  problems.throwIfAny('the GEXF file has problems');
+  return { networkJSON, isDirected, description };
+}
+
+/** Attribute declarations: `double` when every value of the attribute is a Number, else `string`. */
+function declare(elements: readonly (NodeJSON | EdgeJSON)[], skip: (el: NodeJSON | EdgeJSON, key: string) => boolean): Map<string, 'double' | 'string'> {
+  const types = new Map<string, 'double' | 'string'>();
+  for (const el of elements) {
+    if (!el.attributes) continue;
+    for (const [k, v] of Object.entries(el.attributes)) {
+      if (skip(el, k)) continue;
+      const t = typeof v === 'number' ? 'double' : 'string';
+      const had = types.get(k);
+      if (had === undefined || (had === 'double' && t === 'string')) types.set(k, t);
+    }
+  }
+  return types;
+}
+
+const nodeVizKey = (el: NodeJSON | EdgeJSON, k: string) =>
+  (k === '_size' && typeof el.attributes?._size === 'number') || (k === '_color' && hexColor(el.attributes?._color) === el.attributes?._color);
+const edgeVizKey = (el: NodeJSON | EdgeJSON, k: string) =>
+  (k === 'weight' && typeof el.attributes?.weight === 'number') || (k === '_color' && hexColor(el.attributes?._color) === el.attributes?._color);
+
+export function exportGexf(net: ExportableNetwork): ExportedFile {
+  const nodes = net.networkJSON.nodes;
+  const edges = net.networkJSON.edges ?? [];
+  const out: string[] = [];
+  const nodeTypes = declare(nodes, nodeVizKey);
+  const edgeTypes = declare(edges, edgeVizKey);
+  const hasImage = nodes.some((n) => typeof n.image?.url === 'string' && n.image.url !== '');
+  out.push(
+    '<?xml version="1.0" encoding="UTF-8"?>\n<gexf xmlns="http://gexf.net/1.3" xmlns:viz="http://gexf.net/1.3/viz" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://gexf.net/1.3 http://gexf.net/1.3/gexf.xsd" version="1.3">\n',
+    `  <meta>\n    <creator>Netloom</creator>\n    <description>${escapeXml(net.description)}</description>\n  </meta>\n`,
+    `  <graph defaultedgetype="${net.isDirected ? 'directed' : 'undirected'}" mode="static">\n`,
+  );
+  const writeDecl = (cls: string, types: Map<string, string>, extra: string) => {
+    if (types.size === 0 && !extra) return;
+    out.push(`    <attributes class="${cls}">\n`);
+    for (const [k, t] of types) out.push(`      <attribute id="${escapeXml(k)}" title="${escapeXml(k)}" type="${t}"/>\n`);
+    out.push(extra, '    </attributes>\n');
+  };
+  writeDecl('node', nodeTypes, hasImage ? `      <attribute id="${IMAGE_ATTRIBUTE}" title="image" type="anyURI"/>\n` : '');
+  writeDecl('edge', edgeTypes, '');
+  const attvalues = (el: NodeJSON | EdgeJSON, types: Map<string, string>, extra: string): string => {
+    let s = '';
+    if (el.attributes) for (const [k, v] of Object.entries(el.attributes)) if (types.has(k)) s += `<attvalue for="${escapeXml(k)}" value="${escapeXml(String(v))}"/>`;
+    s += extra;
+    return s ? `<attvalues>${s}</attvalues>` : '';
+  };
+  out.push('    <nodes>\n');
+  for (const n of nodes) {
+    const a = n.attributes;
+    const label = a?.name !== undefined ? String(a.name) : String(n.id);
+    let viz = '';
+    if (typeof a?._color === 'string' && nodeVizKey(n, '_color')) {
+      const h = a._color;
+      viz += `<viz:color r="${parseInt(h.slice(1, 3), 16)}" g="${parseInt(h.slice(3, 5), 16)}" b="${parseInt(h.slice(5, 7), 16)}"/>`;
+    }
+    if (typeof n.x === 'number' || typeof n.y === 'number') {
+      viz += `<viz:position${typeof n.x === 'number' ? ` x="${n.x}"` : ''}${typeof n.y === 'number' ? ` y="${n.y}"` : ''}/>`;
+    }
+    if (typeof a?._size === 'number') viz += `<viz:size value="${a._size}"/>`;
+    const image = typeof n.image?.url === 'string' && n.image.url !== '' ? `<attvalue for="${IMAGE_ATTRIBUTE}" value="${escapeXml(n.image.url)}"/>` : '';
+    out.push(`      <node id="${escapeXml(String(n.id))}" label="${escapeXml(label)}">${attvalues(n, nodeTypes, image)}${viz}</node>\n`);
+  }
+  out.push('    </nodes>\n    <edges>\n');
+  for (const e of edges) {
+    const a = e.attributes;
+    const weight = typeof a?.weight === 'number' ? ` weight="${a.weight}"` : '';
+    let viz = '';
+    if (typeof a?._color === 'string' && edgeVizKey(e, '_color')) {
+      const h = a._color;
+      viz = `<viz:color r="${parseInt(h.slice(1, 3), 16)}" g="${parseInt(h.slice(3, 5), 16)}" b="${parseInt(h.slice(5, 7), 16)}"/>`;
+    }
+    out.push(`      <edge id="${escapeXml(String(e.id))}" source="${escapeXml(String(e.source))}" target="${escapeXml(String(e.target))}"${weight}>${attvalues(e, edgeTypes, '')}${viz}</edge>\n`);
+  }
+  out.push('    </edges>\n  </graph>\n</gexf>\n');
+  return { body: Buffer.from(out.join('')), contentType: 'application/gexf+xml', extension: 'gexf' };
+}

@@ -1,0 +1,38 @@
+/** What the format modules read and write (docs/api/import-export.md). */
+import type { NetworkJSON } from '@netloom/engine';
+import type { ImportLimits } from './builder.ts';
+
+export type { ImportLimits };
+
+/** An uploaded file, saved to a temporary file while it is read. */
+export interface UploadedFile {
+  path: string;
+  /** The client's file name (for messages and format detection); may be empty. */
+  filename: string;
+  bytes: number;
+}
+
+/** What a file says about the network besides its data (each part only when the file carries it). */
+export interface ImportedNetwork {
+  networkJSON: NetworkJSON;
+  isDirected?: boolean;
+  name?: string;
+  description?: string;
+  status?: 'Public' | 'Private';
+}
+
+/** A stored network as the exporters see it. */
+export interface ExportableNetwork {
+  name: string;
+  description: string;
+  isDirected: boolean;
+  networkJSON: NetworkJSON;
+  /** The network resource (metadata) for the JSON export. */
+  resource: Record<string, unknown>;
+}
+
+export interface ExportedFile {
+  body: Buffer;
+  contentType: string;
+  extension: string;
+}

@@ -1,0 +1,100 @@
+/**
+ * Value rules shared by the file formats (docs/api/import-export.md, "Values"):
+ * - ids read from text (GEXF, GraphML, CSV) become Numbers when they are the canonical form of a finite
+ *   number, as JavaScript prints it ("3", "-2.5", "1e+21"; not "03", "3.0", "1e3"), else Strings — so numeric ids survive a
+ *   round trip and every id compares equal by its string form, as the API compares ids;
+ * - a text cell is numeric when it looks like a plain decimal number (leading zeros only before a
+ *   point: "007" stays text, a zip code is not a number);
+ * - attribute columns of column formats (Excel, CSV) may carry a type suffix in their header,
+ *   `Zip [text]` / `Score [number]`; such a header always names an attribute (so an attribute called
+ *   `Name` or `Source` is written `Name [text]`), and the exporter adds the suffix only where it is
+ *   needed to read the file back exactly.
+ */
+import type { Id } from '@netloom/engine';
+
+const CANONICAL_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?(e[+-]\d+)?$/;
+const NUMERIC_TEXT = /^[+-]?((0|[1-9]\d*)(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** An id read from text: a Number when `String(Number(s)) === s` (canonical), else the String. */
+export function idFromText(s: string): Id {
+  if (s.length <= 25 && CANONICAL_NUMBER.test(s)) {
+    const n = Number(s);
+    if (Number.isFinite(n) && String(n) === s) return n;
+  }
+  return s;
+}
+
+/** The number a numeric-looking text stands for, or undefined. */
+export function numberFromText(s: string): number | undefined {
+  const t = s.trim();
+  if (t.length === 0 || t.length > 40 || !NUMERIC_TEXT.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export type ColumnType = 'text' | 'number';
+const SUFFIX = /^(.*\S)\s+\[(text|number)\]$/;
+
+/** Splits `Zip [text]` into its attribute name and forced type. */
+export function parseHeader(header: string): { name: string; forced: ColumnType | undefined } {
+  const m = SUFFIX.exec(header);
+  if (m) return { name: m[1], forced: m[2] as ColumnType };
+  return { name: header, forced: undefined };
+}
+
+/**
+ * The header an exporter writes for attribute `name` whose values have `kinds`: plain when reading it
+ * back gives the same name and values, else with a suffix. A column read without suffix is numeric
+ * when most of its values are numbers or numeric texts (then a numeric text becomes a Number and any
+ * other text is a problem); `[text]` keeps every value as it is (Excel cells keep their type; CSV
+ * values are texts).
+ */
+export function headerFor(name: string, reserved: readonly string[], kinds: { numbers: number; texts: number; numericTexts: number }): string {
+  const collides = reserved.some((r) => r.toLowerCase() === name.trim().toLowerCase()) || SUFFIX.test(name);
+  let suffix: ColumnType | undefined;
+  if (kinds.texts > 0 && isNumericColumn(kinds)) suffix = 'text';
+  if (!suffix && collides) suffix = kinds.texts > 0 ? 'text' : 'number';
+  return suffix ? `${name} [${suffix}]` : name;
+}
+
+/** The reading rule of a column without suffix: numeric when numbers and numeric texts are the majority. */
+export function isNumericColumn(kinds: { numbers: number; texts: number; numericTexts: number }): boolean {
+  return (kinds.numbers + kinds.numericTexts) * 2 > kinds.numbers + kinds.texts;
+}
+
+/** Counts the value kinds of one attribute over elements (for headerFor). */
+export function countKinds(values: Iterable<unknown>): { numbers: number; texts: number; numericTexts: number } {
+  let numbers = 0;
+  let texts = 0;
+  let numericTexts = 0;
+  for (const v of values) {
+    if (typeof v === 'number') numbers++;
+    else if (typeof v === 'string') {
+      texts++;
+      if (numberFromText(v) !== undefined) numericTexts++;
+    }
+  }
+  return { numbers, texts, numericTexts };
+}
+
+/** Attribute names in order of first appearance over the given attribute objects. */
+export function attributeNames(objs: Iterable<Record<string, unknown> | undefined>): string[] {
+  const seen = new Set<string>();
+  for (const a of objs) if (a) for (const k of Object.keys(a)) seen.add(k);
+  return [...seen];
+}
+
+/** `#rrggbb` (or `#rgb`) → normalized lower-case `#rrggbb`, else undefined. */
+export function hexColor(s: unknown): string | undefined {
+  if (typeof s !== 'string') return undefined;
+  const m = /^#([0-9a-f]{6}|[0-9a-f]{3})$/i.exec(s.trim());
+  if (!m) return undefined;
+  const h = m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1];
+  return `#${h.toLowerCase()}`;
+}
+
+/** A safe file name for Content-Disposition (ASCII fallback). */
+export function fileBaseName(name: string): string {
+  const ascii = name.normalize('NFKD').replace(/[^\w.\- ]+/g, '').trim().replace(/\s+/g, '-');
+  return ascii.slice(0, 80) || 'network';
+}

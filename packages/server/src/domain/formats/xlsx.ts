@@ -1,0 +1,278 @@
+/**
+ * Excel workbooks (.xlsx) with exceljs: read with its streaming reader (rows arrive one at a time; the
+ * workbook model is never built), written with its streaming writer.
+ *
+ * Layout (docs/api/import-export.md):
+ * - sheet `Nodes`: `Name` (the node id, and its label) plus one column per attribute; optional `X`, `Y`
+ *   (position) and `Image` (image URL);
+ * - sheet `Edges`: `Source`, `Target` plus one column per attribute; optional `Id`;
+ * - optional sheet `Network`: rows `Name`, `Description`, `Directed` (TRUE/FALSE) with the value in
+ *   column B.
+ * Sheet and reserved column names match case-insensitively. Empty cells are absent values; number
+ * cells stay Numbers, text cells Strings; in a numeric column (columns.ts) a text that is not a number
+ * is a problem. A workbook without `Nodes` takes its nodes from the edges. Before exceljs reads it, the
+ * archive is checked against zip bombs (zip.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import { PassThrough, Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { Id, NodeJSON } from '@netloom/engine';
+import { NetworkBuilder } from './builder.ts';
+import { Problems, unreadable } from './problems.ts';
+import { checkZip, isZip, xlsxForStreaming } from './zip.ts';
+import { columnLetter, isHttpUrl, numericCell, planColumns, rowAttributes, type Cell, type Table } from './columns.ts';
+import { attributeNames, countKinds, headerFor } from './values.ts';
+import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
+
+const NODE_COLUMNS = ['name', 'x', 'y', 'image'] as const;
+const EDGE_COLUMNS = ['source', 'target', 'id'] as const;
+
+/** An exceljs cell value → Cell (or an error text). */
+function toCell(v: unknown): Cell | { error: string } {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : { error: String(v) };
+  if (typeof v === 'string') return v.trim() === '' ? undefined : v;
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) return { error: 'invalid date' };
+    const iso = v.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+  }
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (Array.isArray(o.richText)) return toCell((o.richText as { text?: string }[]).map((r) => r.text ?? '').join(''));
+    if ('error' in o) return { error: String(o.error) };
+    if ('result' in o) return toCell(o.result);
+    if ('formula' in o || 'sharedFormula' in o) return undefined;
+    if ('text' in o) return toCell(o.text);
+  }
+  return { error: 'unsupported cell content' };
+}
+
+interface Sheet {
+  name: string;
+  table: Table;
+}
+
+async function readSheets(input: Readable, problems: Problems): Promise<{ sheets: Map<string, Sheet>; names: string[] }> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore' });
+  const sheets = new Map<string, Sheet>();
+  const names: string[] = [];
+  for await (const ws of reader) {
+    const w = ws as unknown as AsyncIterable<{ number: number; values: unknown[] }> & { name?: string; id?: number | string };
+    const name = w.name ?? `Sheet${w.id}`;
+    names.push(name);
+    const key = name.trim().toLowerCase();
+    const wanted = (key === 'nodes' || key === 'edges' || key === 'network') && !sheets.has(key);
+    const table: Table = { header: [], headerRow: 0, rows: [] };
+    for await (const row of w) {
+      if (!wanted) continue;
+      const cells: Cell[] = [];
+      let any = false;
+      const values = row.values;
+      for (let i = 1; i < values.length; i++) {
+        const c = toCell(values[i]);
+        if (c !== null && typeof c === 'object') {
+          problems.add(`${name}!${columnLetter(i - 1)}${row.number}`, `row ${row.number}: the cell holds an error or unsupported value (${c.error})`);
+          continue;
+        }
+        if (c !== undefined) {
+          cells[i - 1] = c;
+          any = true;
+        }
+      }
+      if (!any) continue;
+      if (table.headerRow === 0 && key !== 'network') {
+        table.headerRow = row.number;
+        table.header = cells.map((c) => (c === undefined ? undefined : String(c)));
+      } else table.rows.push({ n: row.number, cells });
+    }
+    if (wanted) sheets.set(key, { name, table });
+  }
+  return { sheets, names };
+}
+
+function idCell(v: Cell): Id | undefined {
+  if (v === undefined) return undefined;
+  return typeof v === 'number' ? v : v.trim();
+}
+
+export async function importXlsx(file: UploadedFile, limits: ImportLimits): Promise<ImportedNetwork> {
+  const label = file.filename || 'workbook';
+  const buf = await readFile(file.path);
+  if (!isZip(buf)) throw unreadable(label, 'not an Excel workbook (.xlsx); save the file as “Excel Workbook (.xlsx)”');
+  const ordered = xlsxForStreaming(checkZip(buf, label, limits.maxInflatedBytes));
+  const problems = new Problems();
+  let read: Awaited<ReturnType<typeof readSheets>>;
+  try {
+    read = await readSheets(Readable.from([ordered]), problems);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'PAYLOAD_TOO_LARGE') throw err;
+    throw unreadable(label, 'the workbook cannot be read (is it a valid .xlsx file?)');
+  }
+  const { sheets, names } = read;
+  const nodesSheet = sheets.get('nodes');
+  const edgesSheet = sheets.get('edges');
+  if (!nodesSheet && !edgesSheet) {
+    throw unreadable(label, `the workbook needs a sheet named "Nodes" (column Name) and/or "Edges" (columns Source, Target); its sheets are ${names.map((n) => JSON.stringify(n)).join(', ') || 'none'}`);
+  }
+  const locate = (kind: 'node' | 'edge', loc: number, field: string): string => {
+    const sheet = kind === 'node' ? nodesSheet : edgesSheet;
+    if (!sheet) return `row ${loc}`;
+    const column = kind === 'node' && field === 'id' ? 'name' : field;
+    let col = sheet.table.header.findIndex((h) => h !== undefined && h.trim().toLowerCase() === column);
+    if (col < 0) col = sheet.table.header.findIndex((h) => h !== undefined && h.trim().toLowerCase() === (kind === 'node' ? 'name' : 'source'));
+    return `${sheet.name}!${col >= 0 ? columnLetter(col) : ''}${loc}`;
+  };
+  const builder = new NetworkBuilder(problems, limits, locate);
+
+  if (nodesSheet) {
+    const { name, table } = nodesSheet;
+    const ref = (r: number, c: number) => `${name}!${columnLetter(c)}${r}`;
+    const plan = planColumns(table, NODE_COLUMNS, problems, ref, true);
+    const nameCol = plan.reserved.get('name');
+    if (nameCol === undefined) {
+      problems.add(`${name}!A${table.headerRow || 1}`, `sheet ${name} needs a column "Name" (the node id and label) in its first row`);
+    } else {
+      const xCol = plan.reserved.get('x');
+      const yCol = plan.reserved.get('y');
+      const imageCol = plan.reserved.get('image');
+      for (const row of table.rows) {
+        const id = idCell(row.cells[nameCol]);
+        const attributes = rowAttributes(plan, row, problems, ref);
+        if (id === undefined || id === '') {
+          problems.add(ref(row.n, nameCol), `row ${row.n}: Name is empty (every node needs one)`);
+          continue;
+        }
+        const node: NodeJSON = { id };
+        if (attributes) node.attributes = attributes;
+        if (xCol !== undefined) {
+          const x = numericCell(row.cells[xCol], 'X', row.n, ref(row.n, xCol), problems);
+          if (x !== undefined) node.x = x;
+        }
+        if (yCol !== undefined) {
+          const y = numericCell(row.cells[yCol], 'Y', row.n, ref(row.n, yCol), problems);
+          if (y !== undefined) node.y = y;
+        }
+        if (imageCol !== undefined && row.cells[imageCol] !== undefined) {
+          const url = String(row.cells[imageCol]).trim();
+          if (isHttpUrl(url)) node.image = { url };
+          else problems.add(ref(row.n, imageCol), `row ${row.n}, column Image: ${JSON.stringify(url)} is not an http: or https: URL`);
+        }
+        builder.addNode(node, row.n);
+      }
+    }
+  }
+  if (edgesSheet) {
+    const { name, table } = edgesSheet;
+    const ref = (r: number, c: number) => `${name}!${columnLetter(c)}${r}`;
+    const plan = planColumns(table, EDGE_COLUMNS, problems, ref, true);
+    const s = plan.reserved.get('source');
+    const t = plan.reserved.get('target');
+    const idCol = plan.reserved.get('id');
+    if (s === undefined || t === undefined) {
+      problems.add(`${name}!A${table.headerRow || 1}`, `sheet ${name} needs the columns "Source" and "Target" in its first row`);
+    } else {
+      for (const row of table.rows) {
+        const source = idCell(row.cells[s]);
+        const target = idCell(row.cells[t]);
+        const attributes = rowAttributes(plan, row, problems, ref);
+        if (source === undefined || source === '') problems.add(ref(row.n, s), `row ${row.n}: Source is empty`);
+        if (target === undefined || target === '') problems.add(ref(row.n, t), `row ${row.n}: Target is empty`);
+        if (source === undefined || target === undefined || source === '' || target === '') continue;
+        builder.addEdge(idCol === undefined ? undefined : idCell(row.cells[idCol]), source, target, attributes, row.n);
+      }
+    }
+  }
+  const networkJSON = builder.finish(!nodesSheet);
+  const meta: Omit<ImportedNetwork, 'networkJSON'> = {};
+  const netSheet = sheets.get('network');
+  if (netSheet) {
+    for (const row of netSheet.table.rows) {
+      const key = typeof row.cells[0] === 'string' ? row.cells[0].trim().toLowerCase() : '';
+      const v = row.cells[1];
+      if (key === 'name' && v !== undefined) meta.name = String(v);
+      else if (key === 'description' && v !== undefined) meta.description = String(v);
+      else if (key === 'directed' && v !== undefined) {
+        const b = String(v).trim().toLowerCase();
+        if (['true', 'yes', '1'].includes(b)) meta.isDirected = true;
+        else if (['false', 'no', '0'].includes(b)) meta.isDirected = false;
+        else problems.add(`${netSheet.name}!B${row.n}`, `Directed must be TRUE or FALSE, got ${JSON.stringify(v)}`);
+      }
+    }
+  }
+  problems.throwIfAny('the workbook has problems');
+  return { networkJSON, ...meta };
+}
+
+export async function exportXlsx(net: ExportableNetwork): Promise<ExportedFile> {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on('end', resolve);
+    stream.on('error', reject);
+  });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  const nodes = net.networkJSON.nodes;
+  const edges = net.networkJSON.edges ?? [];
+
+  const nodeAttrs = attributeNames(nodes.map((n) => n.attributes));
+  const hasX = nodes.some((n) => typeof n.x === 'number');
+  const hasY = nodes.some((n) => typeof n.y === 'number');
+  const hasImage = nodes.some((n) => typeof n.image?.url === 'string' && n.image.url !== '');
+  const ns = wb.addWorksheet('Nodes');
+  ns.addRow([
+    'Name',
+    ...(hasX ? ['X'] : []),
+    ...(hasY ? ['Y'] : []),
+    ...(hasImage ? ['Image'] : []),
+    ...nodeAttrs.map((k) => headerFor(k, NODE_COLUMNS, countKinds(nodes.map((n) => n.attributes?.[k])))),
+  ]).commit();
+  for (const n of nodes) {
+    const row: unknown[] = [n.id];
+    if (hasX) row.push(n.x ?? null);
+    if (hasY) row.push(n.y ?? null);
+    if (hasImage) row.push(n.image?.url ?? null);
+    for (const k of nodeAttrs) row.push(n.attributes?.[k] ?? null);
+    ns.addRow(row).commit();
+  }
+  ns.commit();
+
+  const edgeAttrs = attributeNames(edges.map((e) => e.attributes));
+  const es = wb.addWorksheet('Edges');
+  es.addRow(['Source', 'Target', 'Id', ...edgeAttrs.map((k) => headerFor(k, EDGE_COLUMNS, countKinds(edges.map((e) => e.attributes?.[k]))))]).commit();
+  for (const e of edges) {
+    const row: unknown[] = [e.source, e.target, e.id];
+    for (const k of edgeAttrs) row.push(e.attributes?.[k] ?? null);
+    es.addRow(row).commit();
+  }
+  es.commit();
+
+  const ms = wb.addWorksheet('Network');
+  ms.addRow(['Name', net.name]).commit();
+  ms.addRow(['Description', net.description]).commit();
+  ms.addRow(['Directed', net.isDirected]).commit();
+  ms.commit();
+  await wb.commit();
+  await done;
+  return { body: Buffer.concat(chunks), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: 'xlsx' };
+}
+
+/** For tests and the benchmark: a workbook from rows (first row = header) per sheet. */
+export async function workbookFromRows(sheets: Record<string, unknown[][]>): Promise<Buffer> {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve) => stream.on('end', resolve));
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  for (const [name, rows] of Object.entries(sheets)) {
+    const ws = wb.addWorksheet(name);
+    for (const r of rows) ws.addRow(r).commit();
+    ws.commit();
+  }
+  await wb.commit();
+  await done;
+  return Buffer.concat(chunks);
+}
+

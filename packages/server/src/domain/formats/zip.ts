@@ -1,0 +1,169 @@
+/**
+ * Zip archives (xlsx workbooks, zipped CSV) checked before anything inflates them for real, so a zip
+ * bomb costs a bounded amount of memory and time:
+ * - the central directory is read and every entry's local header must sit exactly where the previous
+ *   entry ended (no hidden entries that a streaming reader would see but the directory does not);
+ * - the declared uncompressed sizes must add up to at most `maxInflated`;
+ * - each entry is inflated (fflate) into a buffer one byte larger than its declared size: more data
+ *   than declared is refused.
+ * Zip64 archives are refused (a workbook or CSV within the upload limits never needs them).
+ */
+import { crc32 } from 'node:zlib';
+import { inflateSync, unzipSync } from 'fflate';
+import { tooLarge, unreadable } from './problems.ts';
+
+interface Entry {
+  name: string;
+  /** This entry's central directory record and its local part (header, data, descriptor). */
+  central: Uint8Array;
+  local: Uint8Array;
+  method: number;
+  flags: number;
+  compressedSize: number;
+  size: number;
+  offset: number;
+}
+
+const u16 = (b: Uint8Array, o: number) => b[o] | (b[o + 1] << 8);
+const u32 = (b: Uint8Array, o: number) => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16)) + b[o + 3] * 0x1000000;
+
+export function checkZip(buf: Uint8Array, label: string, maxInflated: number): Entry[] {
+  const bad = (why: string) => unreadable(label, `not a well-formed zip archive (${why})`);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= 0 && i >= buf.length - 22 - 65535; i--) {
+    if (u32(buf, i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw bad('no end of central directory');
+  const count = u16(buf, eocd + 10);
+  const cdSize = u32(buf, eocd + 12);
+  const cdOffset = u32(buf, eocd + 16);
+  if (count === 0xffff || cdOffset === 0xffffffff) throw bad('zip64 archives are not accepted');
+  if (cdOffset + cdSize > eocd) throw bad('central directory out of range');
+  const entries: Entry[] = [];
+  let p = cdOffset;
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > eocd || u32(buf, p) !== 0x02014b50) throw bad('broken central directory');
+    const nameLen = u16(buf, p + 28);
+    const centralLen = 46 + nameLen + u16(buf, p + 30) + u16(buf, p + 32);
+    const e: Entry = {
+      central: buf.subarray(p, p + centralLen),
+      local: buf.subarray(0, 0),
+      flags: u16(buf, p + 8),
+      method: u16(buf, p + 10),
+      compressedSize: u32(buf, p + 20),
+      size: u32(buf, p + 24),
+      offset: u32(buf, p + 42),
+      name: Buffer.from(buf.subarray(p + 46, p + 46 + nameLen)).toString('utf8'),
+    };
+    if (e.size === 0xffffffff || e.compressedSize === 0xffffffff) throw bad('zip64 archives are not accepted');
+    if (e.method !== 0 && e.method !== 8) throw bad(`entry ${e.name} uses an unsupported compression method`);
+    total += e.size;
+    if (total > maxInflated) throw tooLarge(`${label} unpacks to more than ${maxInflated} bytes`);
+    entries.push(e);
+    p += centralLen;
+  }
+  // local entries must tile the archive up to the central directory
+  const byOffset = [...entries].sort((a, b) => a.offset - b.offset);
+  let expected = 0;
+  for (const e of byOffset) {
+    if (e.offset !== expected || e.offset + 30 > cdOffset || u32(buf, e.offset) !== 0x04034b50) throw bad('entries do not match the central directory');
+    const nameLen = u16(buf, e.offset + 26);
+    const extraLen = u16(buf, e.offset + 28);
+    const dataStart = e.offset + 30 + nameLen + extraLen;
+    let end = dataStart + e.compressedSize;
+    if (end > cdOffset) throw bad('entry data out of range');
+    const data = buf.subarray(dataStart, end);
+    if (e.flags & 8) end += u32(buf, end) === 0x08074b50 ? 16 : 12;
+    if (end > cdOffset) throw bad('entry data out of range');
+    e.local = buf.subarray(e.offset, end);
+    expected = end;
+    if (e.method === 8) {
+      let out: Uint8Array;
+      try {
+        out = inflateSync(data, { out: new Uint8Array(e.size + 1) });
+      } catch {
+        throw bad(`entry ${e.name} is corrupt`);
+      }
+      if (out.length !== e.size) throw bad(`entry ${e.name} does not unpack to its declared size`);
+    } else if (e.compressedSize !== e.size) throw bad(`entry ${e.name} has inconsistent sizes`);
+  }
+  if (expected !== cdOffset) throw bad('data outside the listed entries');
+  return entries;
+}
+
+/** The entries of a checked archive whose names pass `keep`, unpacked. */
+export function unzipChecked(buf: Uint8Array, label: string, maxInflated: number, keep: (name: string) => boolean): Record<string, Uint8Array> {
+  checkZip(buf, label, maxInflated);
+  return unzipSync(buf, { filter: (f) => keep(f.name) });
+}
+
+export function isZip(head: Uint8Array): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+}
+
+/**
+ * The checked archive rebuilt (raw entries copied, nothing re-compressed) in the order a streaming xlsx
+ * reader wants: relationships, workbook, shared strings (an empty table added when the workbook has
+ * none), styles, then everything else, worksheets last — so sheet names are known and worksheets are
+ * read straight from the archive as they arrive.
+ */
+export function xlsxForStreaming(entries: Entry[]): Buffer {
+  const rank = (n: string) =>
+    n === '[Content_Types].xml' ? 0 : n === '_rels/.rels' ? 1 : n === 'xl/_rels/workbook.xml.rels' ? 2 : n === 'xl/workbook.xml' ? 3 : n === 'xl/sharedStrings.xml' ? 4 : n === 'xl/styles.xml' ? 5 : n.startsWith('xl/worksheets/') ? 7 : 6;
+  const list = [...entries];
+  if (!list.some((e) => e.name === 'xl/sharedStrings.xml')) list.push(storedEntry('xl/sharedStrings.xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>'));
+  list.sort((a, b) => rank(a.name) - rank(b.name));
+  const parts: Uint8Array[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of list) {
+    const c = Buffer.from(e.central);
+    c.writeUInt32LE(offset, 42);
+    centrals.push(c);
+    parts.push(e.local);
+    offset += e.local.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(list.length, 8);
+  eocd.writeUInt16LE(list.length, 10);
+  eocd.writeUInt32LE(cd.length, 12);
+  eocd.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, cd, eocd]);
+}
+
+function storedEntry(name: string, text: string): Entry {
+  const data = Buffer.from(text);
+  const nameBytes = Buffer.from(name);
+  const crc = crc32(data);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(nameBytes.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(nameBytes.length, 28);
+  return {
+    name,
+    method: 0,
+    flags: 0,
+    compressedSize: data.length,
+    size: data.length,
+    offset: 0,
+    central: Buffer.concat([central, nameBytes]),
+    local: Buffer.concat([local, nameBytes, data]),
+  };
+}

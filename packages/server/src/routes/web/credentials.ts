@@ -1,0 +1,67 @@
+/**
+ * The credentials page (docs/web-app.md "Credentials"), web session only — an API credential can never
+ * reach these routes (http/web-session.ts ignores Authorization on /app/api):
+ *   GET    /app/api/scopes            the scope list for the form
+ *   GET    /app/api/credentials       own + the organization's (Owner/Admin)
+ *   POST   /app/api/credentials       { name, password, scopes, owner? } → 201 { credential, token }
+ *   DELETE /app/api/credentials/:id   revoke
+ */
+import type { FastifyInstance } from 'fastify';
+import { SCOPE_RESOURCES, SCOPES } from '../../domain/credentials.ts';
+import { confirmPassword, type SignInDeps } from '../../domain/sign-in.ts';
+import { createWebToken, listWebCredentials, revokeWebCredential } from '../../domain/web-credentials.ts';
+import { requireWeb } from '../../http/web-session.ts';
+import {
+  cookieSecurity,
+  CreateCredentialBody,
+  CreatedCredentialSchema,
+  CredentialIdParams,
+  RevokedCredentialSchema,
+  ScopeListSchema,
+  WebCredentialListSchema,
+  WebTag,
+  webProblems,
+} from '../../schemas/web.ts';
+
+export function webCredentialRoutes(app: FastifyInstance, deps: SignInDeps): void {
+  const db = app.database.db;
+  const base = { tags: [WebTag], security: cookieSecurity };
+  const web = { web: true };
+
+  app.get('/app/api/scopes', { config: web, schema: { ...base, summary: 'Resources and scopes a credential can hold', response: { 200: ScopeListSchema, ...webProblems(401, 403, 429) } } }, async (request) => {
+    requireWeb(request);
+    return { resources: [...SCOPE_RESOURCES], scopes: [...SCOPES] };
+  });
+
+  app.get('/app/api/credentials', { config: web, schema: { ...base, summary: "Your API credentials, and the organization's for Owners/Admins", response: { 200: WebCredentialListSchema, ...webProblems(401, 403, 429) } } }, async (request) => {
+    const w = requireWeb(request);
+    return { credentials: await listWebCredentials(db, w) };
+  });
+
+  app.post(
+    '/app/api/credentials',
+    {
+      config: web,
+      schema: { ...base, summary: 'Create a bearer token (password re-entered); the token is shown once', body: CreateCredentialBody, response: { 201: CreatedCredentialSchema, ...webProblems(400, 401, 403, 429) } },
+    },
+    async (request, reply) => {
+      const w = requireWeb(request);
+      const body = request.body as { name: string; password: string; scopes: 'full' | string[]; owner?: 'user' | 'organization' };
+      await confirmPassword(deps, w.user, body.password, request.ip);
+      const created = await createWebToken(db, w, body, app.config.limits.maxCredentialsPerUser);
+      request.log.info({ credentialId: created.credential.id, owner: created.credential.owner.type }, 'credential created in the web app');
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.delete(
+    '/app/api/credentials/:id',
+    { config: web, schema: { ...base, summary: 'Revoke a credential (effective on its next request)', params: CredentialIdParams, response: { 200: RevokedCredentialSchema, ...webProblems(401, 403, 404, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const { id } = request.params as { id: string };
+      await revokeWebCredential(db, w, id);
+      return { id, revoked: true as const };
+    },
+  );
+}

@@ -1,0 +1,272 @@
+/**
+ * The organization console's embedding part (docs/web-app.md "Embedding console"), session-authenticated,
+ * Owners and Admins only. Every change is the same domain command as the public embedding API
+ * (`/api/v2/embed/...`, organization credentials) — the same validation, seat accounting, provisioning
+ * allowance and audit entry — with the signed-in admin as the audit actor:
+ *   GET  /app/api/organization/embedding                               settings (readable while embedding is off) + AI chat
+ *   PUT  /app/api/organization/embedding/settings                      allowed origins, all owned networks / chosen list, disclosure
+ *   GET  /app/api/organization/embedding/networks                      the chooser: organization networks, embeddable or not
+ *   GET  /app/api/organization/embedding/users                         managed users (status, paging)
+ *   PUT  /app/api/organization/embedding/users/:externalId             create/update (reactivates)
+ *   PUT|DELETE /app/api/organization/embedding/users/:externalId/networks/:networkId   grant / remove
+ *   POST /app/api/organization/embedding/users/:externalId/deactivate  ends sessions, frees the seat
+ *   GET  /app/api/organization/embedding/sessions                      live sessions; DELETE …/:sessionId revokes
+ *   POST /app/api/organization/embedding/sessions                      "try it": a session + launch token + snippet
+ *   POST /app/api/organization/embedding/sessions/:sessionId/launch-tokens   for the console's live preview
+ *   GET  /app/api/organization/embedding/audit(.csv)                   the audit log, filtered and paged / as CSV
+ *   PUT  /app/api/organization/embedding/chat                          the AI chat switch
+ *   GET|PUT /app/api/organization/embedding/networks/:networkId/presets   preset questions
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { EmbedContext } from '../../domain/embed-context.ts';
+import { requireEnabled } from '../../domain/embed-context.ts';
+import { settingsView, updateSettings } from '../../domain/embed-settings.ts';
+import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embed-chat-settings.ts';
+import { embeddingNetworkChoices } from '../../domain/embed-network-choices.ts';
+import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embed-sessions.ts';
+import {
+  deactivateManagedUser,
+  getManagedUserWithGrants,
+  grantNetwork,
+  listManagedUsersPage,
+  putManagedUser,
+  removeGrant,
+} from '../../domain/embed-users.ts';
+import { liveSessionsPage } from '../../domain/embed-live-sessions.ts';
+import { auditCsv, auditPage, parseAuditFilter } from '../../domain/embed-audit-log.ts';
+import { embedSnippet } from '../../domain/embed-snippet.ts';
+import { presentManagedUser } from '../../presenters/embed.ts';
+import {
+  AuditPageSchema,
+  AuditQuery,
+  ExternalIdParams,
+  GrantParams,
+  LaunchTokenSchema,
+  LiveSessionPageSchema,
+  ManagedUserListQuery,
+  NetworkChoicesSchema,
+  NetworkIdParams,
+  PageQuery,
+  SessionIdParams,
+  SessionRevokedSchema,
+  TrySessionBody,
+  TrySessionSchema,
+} from '../../schemas/console.ts';
+import { cookieSecurity, webProblems } from '../../schemas/web.ts';
+import { paging } from '../embed/context.ts';
+import { ConsoleTag, orgAdminOf } from './organization-members.ts';
+
+const P = '/app/api/organization/embedding';
+/** Managed-user and settings bodies are validated by the domain (one set of rules with the public API). */
+const AnyObject = Type.Object({}, { additionalProperties: true });
+const ManagedUser = Type.Object(
+  {
+    externalId: Type.String(),
+    displayName: Type.String(),
+    status: Type.String(),
+    chatAccess: Type.String(),
+    orgPermission: Type.String(),
+    readOnly: Type.Boolean(),
+    networks: Type.Array(Type.Object({ networkId: Type.String(), name: Type.String(), permission: Type.String() })),
+    created: Type.String(),
+    modified: Type.String(),
+    lastActiveAt: Type.Union([Type.String(), Type.Null()]),
+    deactivatedAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'ConsoleManagedUser' },
+);
+const ManagedUserPage = Type.Object({ total: Type.Integer(), offset: Type.Integer(), limit: Type.Integer(), users: Type.Array(ManagedUser) });
+const ChatSettings = Type.Object({
+  aiChat: Type.Boolean(),
+  allowance: Type.Object({ limit: Type.Integer(), used: Type.Integer(), resetsAt: Type.String() }),
+});
+const Presets = Type.Object({ networkId: Type.String(), presetQuestions: Type.Array(Type.String()), custom: Type.Boolean() });
+const Settings = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    seats: Type.Integer(),
+    seatsUsed: Type.Integer(),
+    allowedOrigins: Type.Array(Type.String()),
+    allOwnedNetworks: Type.Boolean(),
+    embeddableNetworkIds: Type.Array(Type.String()),
+    dataDisclosureAccepted: Type.Boolean(),
+    dataDisclosureAcceptedAt: Type.Union([Type.String(), Type.Null()]),
+    limits: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { title: 'ConsoleEmbedSettings' },
+);
+const Console = Type.Object({ settings: Settings, chat: ChatSettings, disclosureText: Type.String() });
+
+/** The data-disclosure acknowledgement's text (docs/embedding-api.md, "Organization settings"). */
+export const DISCLOSURE_TEXT =
+  'Making networks embeddable authorizes your integration (the host application holding your organization credential) to receive the full content of those networks — every node, edge and attribute — and to show it to the managed users you grant access to.';
+
+export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+  const tags = [ConsoleTag];
+  const config = { web: true } as const;
+  const security = cookieSecurity;
+
+  /** Provisioning calls: embedding on, then the per-organization hourly allowance (as the public API). */
+  async function provisioning(orgId: string): Promise<void> {
+    const settings = await requireEnabled(ctx, orgId);
+    await checkProvisioningRate(ctx, orgId, settings);
+  }
+
+  app.get(P, { config, schema: { summary: 'Embedding settings, seats and AI chat of the organization', tags, security, response: { 200: Console, ...webProblems(401, 403) } } }, async (request) => {
+    const { orgId } = orgAdminOf(request);
+    const [settings, chat] = await Promise.all([settingsView(ctx, orgId), chatSettings(ctx, orgId)]);
+    return { settings, chat, disclosureText: DISCLOSURE_TEXT };
+  });
+
+  app.put(`${P}/settings`, { config, schema: { summary: 'Change allowed origins, all owned networks / chosen networks, the data disclosure', tags, security, body: AnyObject, response: { 200: Settings, ...webProblems(400, 401, 403) } } }, async (request) => {
+    const { orgId, actor } = orgAdminOf(request);
+    await requireEnabled(ctx, orgId);
+    return updateSettings(ctx, orgId, actor, request.body);
+  });
+
+  app.get(`${P}/networks`, { config, schema: { summary: "The organization's networks for the embeddable chooser", tags, security, response: { 200: NetworkChoicesSchema, ...webProblems(401, 403) } } }, async (request) =>
+    embeddingNetworkChoices(ctx, orgAdminOf(request).orgId),
+  );
+
+  app.get(`${P}/users`, { config, schema: { summary: 'Managed users (status, paging; oldest first)', tags, security, querystring: ManagedUserListQuery, response: { 200: ManagedUserPage, ...webProblems(400, 401, 403) } } }, async (request) => {
+    const { orgId } = orgAdminOf(request);
+    const q = request.query as { status?: 'active' | 'deactivated'; limit?: string; offset?: string };
+    const page = await listManagedUsersPage(ctx, orgId, { status: q.status, ...paging(q) });
+    return { total: page.total, offset: page.offset, limit: page.limit, users: page.users.map(presentManagedUser) };
+  });
+
+  app.get(`${P}/users/:externalId`, { config, schema: { summary: 'One managed user', tags, security, params: ExternalIdParams, response: { 200: ManagedUser, ...webProblems(401, 403, 404) } } }, async (request) =>
+    presentManagedUser(await getManagedUserWithGrants(ctx, orgAdminOf(request).orgId, (request.params as { externalId: string }).externalId)),
+  );
+
+  app.put(
+    `${P}/users/:externalId`,
+    { config, schema: { summary: 'Create (201) or update (200) a managed user; reactivates a deactivated one', tags, security, params: ExternalIdParams, body: AnyObject, response: { 200: ManagedUser, 201: ManagedUser, ...webProblems(400, 401, 402, 403, 409, 429) } } },
+    async (request, reply) => {
+      const { orgId, actor } = orgAdminOf(request);
+      await provisioning(orgId);
+      const { created, result } = await putManagedUser(ctx, orgId, actor, (request.params as { externalId: string }).externalId, request.body ?? {});
+      return reply.code(created ? 201 : 200).send(presentManagedUser(result));
+    },
+  );
+
+  app.put(
+    `${P}/users/:externalId/networks/:networkId`,
+    { config, schema: { summary: 'Grant View or Edit on an embeddable network', tags, security, params: GrantParams, body: AnyObject, response: { 200: ManagedUser, ...webProblems(400, 401, 403, 404, 429) } } },
+    async (request) => {
+      const { orgId, actor } = orgAdminOf(request);
+      await provisioning(orgId);
+      const { externalId, networkId } = request.params as { externalId: string; networkId: string };
+      return presentManagedUser(await grantNetwork(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
+    },
+  );
+
+  app.delete(
+    `${P}/users/:externalId/networks/:networkId`,
+    { config, schema: { summary: 'Remove a grant', tags, security, params: GrantParams, response: { 200: ManagedUser, ...webProblems(401, 403, 404, 429) } } },
+    async (request) => {
+      const { orgId, actor } = orgAdminOf(request);
+      await provisioning(orgId);
+      const { externalId, networkId } = request.params as { externalId: string; networkId: string };
+      return presentManagedUser(await removeGrant(ctx, orgId, actor, externalId, networkId));
+    },
+  );
+
+  app.post(
+    `${P}/users/:externalId/deactivate`,
+    { config, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, security, params: ExternalIdParams, response: { 200: ManagedUser, ...webProblems(401, 403, 404, 429) } } },
+    async (request) => {
+      const { orgId, actor } = orgAdminOf(request);
+      await provisioning(orgId);
+      return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, (request.params as { externalId: string }).externalId));
+    },
+  );
+
+  app.get(`${P}/sessions`, { config, schema: { summary: 'Live embed sessions (newest first)', tags, security, querystring: PageQuery, response: { 200: LiveSessionPageSchema, ...webProblems(400, 401, 403) } } }, async (request) => {
+    const { orgId } = orgAdminOf(request);
+    return liveSessionsPage(ctx, orgId, paging(request.query as { limit?: string; offset?: string }));
+  });
+
+  app.post(
+    `${P}/sessions`,
+    { config, schema: { summary: 'Try it: a session for a managed user on one network, with its launch token and the embed snippet', tags, security, body: TrySessionBody, response: { 201: TrySessionSchema, ...webProblems(400, 401, 403, 404, 410, 429) } } },
+    async (request, reply) => {
+      const { orgId, actor } = orgAdminOf(request);
+      await provisioning(orgId);
+      const b = request.body as { externalId: string; networkId: string; origin: string; maxMinutes?: number };
+      const maxMinutes = b.maxMinutes ?? 60;
+      const s = await createSession(ctx, orgId, actor, { externalId: b.externalId, networkIds: [b.networkId], origin: b.origin, maxMinutes });
+      const user = await getManagedUserWithGrants(ctx, orgId, b.externalId);
+      const permission = user.grants.find((g) => g.network_id === b.networkId)?.permission ?? 'View';
+      const publicUrl = app.config.publicUrl;
+      return reply.code(201).send({
+        sessionId: s.sessionId,
+        embedUrl: `${publicUrl.replace(/\/+$/, '')}/embed/${s.sessionId}`,
+        expiresAt: s.expiresAt,
+        launchToken: s.launchToken,
+        origin: b.origin,
+        previewAvailable: new URL(publicUrl).origin === b.origin,
+        snippet: embedSnippet({ publicUrl, sessionId: s.sessionId, externalId: b.externalId, displayName: user.user.display_name, networkId: b.networkId, permission, origin: b.origin, maxMinutes }),
+      });
+    },
+  );
+
+  app.post(
+    `${P}/sessions/:sessionId/launch-tokens`,
+    { config, schema: { summary: "A new launch token for the console's live preview", tags, security, params: SessionIdParams, response: { 200: LaunchTokenSchema, ...webProblems(401, 403, 404, 410) } } },
+    async (request) => {
+      const { orgId, actor } = orgAdminOf(request);
+      const { launchToken } = await issueLaunchToken(ctx, orgId, actor, (request.params as { sessionId: string }).sessionId);
+      return { launchToken };
+    },
+  );
+
+  app.delete(
+    `${P}/sessions/:sessionId`,
+    { config, schema: { summary: 'Revoke a session (idempotent)', tags, security, params: SessionIdParams, response: { 200: SessionRevokedSchema, ...webProblems(401, 403, 404) } } },
+    async (request) => {
+      const { orgId, actor } = orgAdminOf(request);
+      return revokeSession(ctx, orgId, actor, (request.params as { sessionId: string }).sessionId);
+    },
+  );
+
+  app.get(`${P}/audit`, { config, schema: { summary: 'The audit log, filtered by action, actor, target and dates; newest first', tags, security, querystring: AuditQuery, response: { 200: AuditPageSchema, ...webProblems(400, 401, 403) } } }, async (request) => {
+    const { orgId } = orgAdminOf(request);
+    const q = request.query as Record<string, string | undefined>;
+    return auditPage(ctx, orgId, parseAuditFilter(q), paging(q));
+  });
+
+  app.get(
+    `${P}/audit.csv`,
+    { config, schema: { summary: 'The filtered audit log as CSV (at most 50,000 rows, newest first)', tags, security, querystring: AuditQuery, response: { 200: Type.String({ contentMediaType: 'text/csv' }), ...webProblems(400, 401, 403) } } },
+    async (request, reply) => {
+      const { orgId } = orgAdminOf(request);
+      const { csv, truncated } = await auditCsv(ctx, orgId, parseAuditFilter(request.query as Record<string, string | undefined>));
+      const day = new Date(ctx.now()).toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="netloom-audit-${day}.csv"`)
+        .header('x-netloom-truncated', truncated ? 'true' : 'false')
+        .send(csv);
+    },
+  );
+
+  app.put(`${P}/chat`, { config, schema: { summary: "Switch the organization's AI chat on or off", tags, security, body: Type.Object({ aiChat: Type.Boolean() }, { additionalProperties: false }), response: { 200: ChatSettings, ...webProblems(400, 401, 403) } } }, async (request) => {
+    const { orgId, actor } = orgAdminOf(request);
+    return setAiChat(ctx, orgId, actor, (request.body as { aiChat: boolean }).aiChat);
+  });
+
+  app.get(`${P}/networks/:networkId/presets`, { config, schema: { summary: "A network's preset chat questions", tags, security, params: NetworkIdParams, response: { 200: Presets, ...webProblems(401, 403, 404) } } }, async (request) =>
+    networkPresets(ctx, orgAdminOf(request).orgId, (request.params as { networkId: string }).networkId),
+  );
+
+  app.put(
+    `${P}/networks/:networkId/presets`,
+    { config, schema: { summary: "Set a network's preset questions ({ presetQuestions: [String] | null })", tags, security, params: NetworkIdParams, body: AnyObject, response: { 200: Presets, ...webProblems(400, 401, 403, 404) } } },
+    async (request) => {
+      const { orgId, actor } = orgAdminOf(request);
+      return setNetworkPresets(ctx, orgId, actor, (request.params as { networkId: string }).networkId, request.body);
+    },
+  );
+}

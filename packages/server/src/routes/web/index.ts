@@ -1,0 +1,29 @@
+/**
+ * The web application's own JSON endpoints under `/app/api` (docs/web-app.md), authenticated by the
+ * session cookie (http/web-session.ts) — never by API credentials.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { EmbedContext } from '../../domain/embed-context.ts';
+import type { SignInDeps } from '../../domain/sign-in.ts';
+import { webSessionRoutes } from './session.ts';
+import { webAccountRoutes } from './account.ts';
+import { webOrganizationRoutes } from './organization.ts';
+import { webLinkRoutes } from './links.ts';
+import { webCredentialRoutes } from './credentials.ts';
+import { webExploreRoutes } from './explore.ts';
+import { organizationMemberRoutes } from './organization-members.ts';
+import { embeddingConsoleRoutes } from './embedding.ts';
+import { webNetworkRoutes } from './networks.ts';
+
+export async function webRoutes(app: FastifyInstance, opts: { ctx: EmbedContext }): Promise<void> {
+  const deps: SignInDeps = { db: app.database.db, config: app.config.web, state: opts.ctx.state, now: () => app.now() };
+  webSessionRoutes(app, deps);
+  webAccountRoutes(app, deps);
+  webOrganizationRoutes(app);
+  webLinkRoutes(app, deps);
+  webCredentialRoutes(app, deps);
+  webExploreRoutes(app, opts.ctx);
+  organizationMemberRoutes(app, opts.ctx);
+  embeddingConsoleRoutes(app, opts.ctx);
+  await app.register(webNetworkRoutes);
+}

@@ -1,0 +1,64 @@
+/**
+ * Invitation and reset links (docs/web-app.md "Invitations and password resets"), signed out:
+ *   GET  /app/api/links/:token   what the link is for (404 when used or expired)
+ *   POST /app/api/links/:token   { name?, password, totp?, recoveryCode? } → signs in (SessionInfo + cookie)
+ * A reset of an account with MFA still needs its second factor (a link alone never bypasses MFA).
+ */
+import type { FastifyInstance } from 'fastify';
+import { DomainError } from '../../domain/errors.ts';
+import { mfaEnabled, verifySecondFactor } from '../../domain/mfa.ts';
+import { checkThrottle, countFailure, type SignInDeps } from '../../domain/sign-in.ts';
+import { describeLink, redeemLink } from '../../domain/user-links.ts';
+import { resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
+import { sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
+import { getUserByEmail } from '../../store/users.ts';
+import { LinkInfoSchema, LinkParams, LinkRedeemBody, SessionInfoSchema, WebTag, webProblems } from '../../schemas/web.ts';
+import { sessionInfo } from './present.ts';
+
+export function webLinkRoutes(app: FastifyInstance, deps: SignInDeps): void {
+  const db = app.database.db;
+  const base = { tags: [WebTag], security: [] };
+  const none = { web: { session: 'none' as const } };
+
+  app.get(
+    '/app/api/links/:token',
+    { config: none, schema: { ...base, summary: 'What an invitation or reset link is for', params: LinkParams, response: { 200: LinkInfoSchema, ...webProblems(404, 429) } } },
+    async (request) => describeLink(db, (request.params as { token: string }).token, app.now()),
+  );
+
+  app.post(
+    '/app/api/links/:token',
+    {
+      config: none,
+      schema: { ...base, summary: 'Redeem a link: set the password (and name), then signed in', params: LinkParams, body: LinkRedeemBody, response: { 200: SessionInfoSchema, ...webProblems(400, 401, 403, 404, 409, 429) } },
+    },
+    async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const body = request.body as { name?: string; password: string; totp?: string; recoveryCode?: string };
+      const info = await describeLink(db, token, app.now());
+      if (info.kind === 'reset') {
+        const user = await getUserByEmail(db, info.email);
+        if (user && (await mfaEnabled(db, user.id))) {
+          await checkThrottle(deps, user.email, request.ip);
+          if (!body.totp && !body.recoveryCode) throw new DomainError('MFA_REQUIRED', 'this account has two-factor authentication: enter the current code (or a recovery code)');
+          if (!(await verifySecondFactor(db, user.id, body, app.now()))) {
+            await countFailure(deps, user.email, request.ip);
+            throw new DomainError('MFA_REQUIRED', 'that code is not valid (or was already used)');
+          }
+        }
+      }
+      const { user } = await redeemLink(db, token, body, app.now());
+      const { secret } = await startWebSession(db, app.config.web, {
+        userId: user.id,
+        userAgent: String(request.headers['user-agent'] ?? ''),
+        ip: request.ip,
+        now: app.now(),
+        replacing: sessionCookie(app, request),
+      });
+      const state = await resolveWebSession(db, app.config.web, secret, app.now());
+      if (!state) throw new DomainError('FORBIDDEN', 'this account cannot sign in');
+      setSessionCookie(reply, app.config, secret);
+      return sessionInfo(app, webStateOf(state, app.config.web.sessionIdleMs));
+    },
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * The web app's networks endpoints (docs/web-app.md "Networks"), web session only:
+ *   GET    /app/api/networks?sort=modified|name       own + shared, with counts and plan maxima
+ *   GET    /app/api/networks/:id                       + access, viewCount, shares
+ *   PATCH  /app/api/networks/:id                       { name?, description?, status?, isDirected? }
+ *   DELETE /app/api/networks/:id                       owner only
+ *   PUT    /app/api/networks/:id/shares                { email, permission: View|Edit } (owner)
+ *   DELETE /app/api/networks/:id/shares/:email         (owner)
+ *   POST   /app/api/networks/import                    multipart, as POST /api/v2/networks/import → 201
+ *   GET    /app/api/networks/:id/export?format=        file download
+ */
+import type { FastifyInstance } from 'fastify';
+import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, unshareWebNetwork, webNetworkDetail } from '../../domain/web-networks.ts';
+import type { FormatId } from '../../domain/formats/index.ts';
+import { requireWeb } from '../../http/web-session.ts';
+import { registerUploads } from '../../http/upload.ts';
+import { presentNetwork } from '../../presenters/network.ts';
+import { DeletedSchema, NetworkIdParams, NetworkResourceSchema } from '../../schemas/network.ts';
+import { ExportQuery, fileResponse, ImportBody } from '../../schemas/network-files.ts';
+import { ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody } from '../../schemas/web-networks.ts';
+import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
+import { handleExport, handleImport } from '../networks/files.ts';
+
+export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
+  await registerUploads(app, app.config.limits.maxBodyBytes);
+  const db = app.database.db;
+  const cfg = app.config;
+  const base = { tags: [WebTag], security: cookieSecurity };
+  const web = { web: true };
+
+  app.get(
+    '/app/api/networks',
+    { config: web, schema: { ...base, summary: 'Your networks and the ones shared with you, with counts against the plan maxima', querystring: WebNetworkListQuery, response: { 200: WebNetworkListSchema, ...webProblems(400, 401, 403, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const { sort } = request.query as { sort?: 'modified' | 'name' };
+      const list = await listWebNetworks(db, cfg, w.principal, sort ?? 'modified');
+      return { networks: list.networks.map(({ rec, access }) => ({ ...presentNetwork(rec, rec.owner_name), access })), counts: list.counts, maxima: list.maxima };
+    },
+  );
+
+  app.get(
+    '/app/api/networks/:id',
+    { config: web, schema: { ...base, summary: 'A network page: metadata, your access, saved views, shares', params: NetworkIdParams, response: { 200: WebNetworkDetailSchema, ...webProblems(401, 403, 404, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const { id } = request.params as { id: string };
+      const d = await webNetworkDetail(db, w.principal, id);
+      return { ...presentNetwork(d.rec, d.rec.owner_name), access: d.access, viewCount: d.viewCount, shares: d.shares };
+    },
+  );
+
+  app.patch(
+    '/app/api/networks/:id',
+    { config: web, schema: { ...base, summary: 'Rename, describe, make Public/Private, set directedness', params: NetworkIdParams, body: WebNetworkPatchBody, response: { 200: NetworkResourceSchema, ...webProblems(400, 401, 403, 404, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const { id } = request.params as { id: string };
+      const rec = await patchWebNetwork(db, cfg, w.principal, id, request.body as Record<string, unknown>);
+      return presentNetwork(rec, rec.owner_name);
+    },
+  );
+
+  app.delete(
+    '/app/api/networks/:id',
+    { config: web, schema: { ...base, summary: 'Delete a network (owner only)', params: NetworkIdParams, response: { 200: DeletedSchema, ...webProblems(401, 403, 404, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const { id } = request.params as { id: string };
+      await deleteWebNetwork(db, w.principal, id);
+      request.log.info({ networkId: id }, 'network deleted in the web app');
+      return { _id: id, deleted: true as const };
+    },
+  );
+
+  app.put(
+    '/app/api/networks/:id/shares',
+    { config: web, schema: { ...base, summary: 'Share with a user by e-mail (View or Edit), or change the permission', params: NetworkIdParams, body: ShareBody, response: { 200: SharesSchema, ...webProblems(400, 401, 403, 404, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const { id } = request.params as { id: string };
+      return { shares: await shareWebNetwork(db, w.principal, id, request.body as { email: string; permission: string }) };
+    },
+  );
+
+  app.delete(
+    '/app/api/networks/:id/shares/:email',
+    { config: web, schema: { ...base, summary: 'Stop sharing with a user', params: ShareParams, response: { 200: SharesSchema, ...webProblems(400, 401, 403, 404, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const { id, email } = request.params as { id: string; email: string };
+      return { shares: await unshareWebNetwork(db, w.principal, id, email) };
+    },
+  );
+
+  app.post(
+    '/app/api/networks/import',
+    {
+      config: web,
+      schema: {
+        ...base,
+        summary: 'Create a network from an uploaded file (JSON, Excel, GEXF, GraphML, CSV)',
+        description: 'As POST /api/v2/networks/import; answers 201. Every problem of the file is listed in `errors` with sheet/cell or file/line.',
+        consumes: ['multipart/form-data'],
+        body: ImportBody,
+        response: { 201: NetworkResourceSchema, ...webProblems(400, 401, 403, 413, 415, 429) },
+      },
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply) => {
+      const w = requireWeb(request);
+      const net = await handleImport(app, request, w.principal);
+      return reply.code(201).send(net);
+    },
+  );
+
+  app.get(
+    '/app/api/networks/:id/export',
+    { config: web, schema: { ...base, summary: 'Download a network as JSON, Excel, GEXF, GraphML or CSV (zip)', params: NetworkIdParams, querystring: ExportQuery, response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...webProblems(400, 401, 403, 404, 429) } } },
+    async (request, reply) => {
+      const w = requireWeb(request);
+      const { id } = request.params as { id: string };
+      const { format } = request.query as { format: FormatId };
+      return handleExport(app, reply, w.principal, id, format);
+    },
+  );
+}

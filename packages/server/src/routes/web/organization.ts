@@ -1,0 +1,42 @@
+/**
+ * Organization settings the web app's account holders need now (docs/web-app.md "Organization"):
+ *   PUT  /app/api/organization/settings     { requireMfa } (Owners/Admins)
+ *   POST /app/api/organization/invitations  { email, role } → { url, expiresAt } (Owners/Admins)
+ */
+import type { FastifyInstance } from 'fastify';
+import { setOrganizationRequireMfa } from '../../domain/account.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { isOrgAdmin } from '../../domain/identity.ts';
+import { createInvitation } from '../../domain/user-links.ts';
+import { requireWeb } from '../../http/web-session.ts';
+import type { OrgRole } from '../../store/schema.ts';
+import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems } from '../../schemas/web.ts';
+
+export function webOrganizationRoutes(app: FastifyInstance): void {
+  const db = app.database.db;
+  const base = { tags: [WebTag], security: cookieSecurity };
+
+  app.put(
+    '/app/api/organization/settings',
+    { config: { web: true }, schema: { ...base, summary: "Change the organization's settings (require MFA)", body: OrgSettingsBody, response: { 200: OrgSettingsSchema, ...webProblems(400, 401, 403, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const { requireMfa } = request.body as { requireMfa: boolean };
+      await setOrganizationRequireMfa(db, w.membership, requireMfa, app.now());
+      request.log.info({ orgId: w.membership?.org_id, requireMfa }, 'organization require-MFA changed');
+      return { requireMfa };
+    },
+  );
+
+  app.post(
+    '/app/api/organization/invitations',
+    { config: { web: true }, schema: { ...base, summary: 'Invite someone into the organization: a one-time link valid 7 days', body: InvitationBody, response: { 201: CreatedLinkSchema, ...webProblems(400, 401, 403, 409, 429) } } },
+    async (request, reply) => {
+      const w = requireWeb(request);
+      if (!w.membership || !isOrgAdmin(w.membership)) throw new DomainError('FORBIDDEN', 'only Owners and Admins of an organization invite members');
+      const body = request.body as { email: string; role?: OrgRole };
+      const link = await createInvitation(db, app.config.publicUrl, { email: body.email, orgId: w.membership.org_id, role: body.role ?? 'Standard User', createdBy: `user:${w.userId}`, inviterUserId: w.userId }, app.now());
+      return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt });
+    },
+  );
+}

@@ -1,0 +1,33 @@
+/** Presenters of the web app's session endpoints (shapes in schemas/web.ts). */
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { WebRequestState } from '../../http/web-session.ts';
+import { getEmbedSettings } from '../../store/embed-settings.ts';
+import type { SessionInfoSchema, WebOrganizationSchema, WebUserSchema } from '../../schemas/web.ts';
+
+export function webUser(web: WebRequestState): Static<typeof WebUserSchema> {
+  return { id: web.user.id, email: web.user.email, name: web.user.name, plan: web.user.plan, mfaEnabled: web.mfaEnabled };
+}
+
+export async function webOrganization(app: FastifyInstance, web: WebRequestState): Promise<Static<typeof WebOrganizationSchema> | null> {
+  if (!web.org || !web.membership) return null;
+  const embed = await getEmbedSettings(app.database.db, web.org.id);
+  return {
+    id: web.org.id,
+    name: web.org.name,
+    role: web.membership.role,
+    plan: web.org.plan,
+    requireMfa: web.requireMfa,
+    embeddingEnabled: embed.enabled === 1,
+  };
+}
+
+export async function sessionInfo(app: FastifyInstance, web: WebRequestState): Promise<Static<typeof SessionInfoSchema>> {
+  return {
+    user: webUser(web),
+    organization: await webOrganization(app, web),
+    csrfToken: web.csrfToken,
+    mfaEnrolmentRequired: web.mfaEnrolmentRequired,
+    expiresAt: web.expiresAt,
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Sign-in, the current session, sign-out (docs/web-app.md "Session"):
+ *   GET    /app/api/session   → SessionInfo (401 when signed out)
+ *   POST   /app/api/session   { email, password, totp?, recoveryCode? } → SessionInfo + a new cookie
+ *   DELETE /app/api/session   → { signedOut: true } (clears the cookie)
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { signIn, type SignInDeps } from '../../domain/sign-in.ts';
+import { endWebSession, resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
+import { clearSessionCookie, requireWeb, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
+import { cookieSecurity, SessionInfoSchema, SignedOutSchema, SignInBody, WebTag, webProblems } from '../../schemas/web.ts';
+import { sessionInfo } from './present.ts';
+
+export function webSessionRoutes(app: FastifyInstance, deps: SignInDeps): void {
+  const tags = [WebTag];
+
+  app.get(
+    '/app/api/session',
+    {
+      config: { web: { mfaExempt: true } },
+      schema: { summary: 'The signed-in user, organization and CSRF token', tags, security: cookieSecurity, response: { 200: SessionInfoSchema, ...webProblems(401, 429) } },
+    },
+    async (request) => sessionInfo(app, requireWeb(request)),
+  );
+
+  app.post(
+    '/app/api/session',
+    {
+      config: { web: { session: 'none' } },
+      schema: {
+        summary: 'Sign in (sets the session cookie; a new session id on every sign-in)',
+        tags,
+        security: [],
+        body: SignInBody,
+        response: { 200: SessionInfoSchema, ...webProblems(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { email: string; password: string; totp?: string; recoveryCode?: string };
+      const user = await signIn(deps, body, request.ip);
+      const { secret } = await startWebSession(app.database.db, app.config.web, {
+        userId: user.id,
+        userAgent: String(request.headers['user-agent'] ?? ''),
+        ip: request.ip,
+        now: app.now(),
+        replacing: sessionCookie(app, request),
+      });
+      const state = await resolveWebSession(app.database.db, app.config.web, secret, app.now());
+      if (!state) throw new Error('the new session could not be read back');
+      setSessionCookie(reply, app.config, secret);
+      request.log.info({ userId: user.id, sessionId: state.session.id }, 'web sign-in');
+      return sessionInfo(app, webStateOf(state, app.config.web.sessionIdleMs));
+    },
+  );
+
+  app.delete(
+    '/app/api/session',
+    {
+      config: { web: { session: 'optional', mfaExempt: true } },
+      schema: { summary: 'Sign out (ends this session, clears the cookie)', tags, security: cookieSecurity, response: { 200: SignedOutSchema, ...webProblems(403, 429) } },
+    },
+    async (request: FastifyRequest, reply) => {
+      if (request.web) await endWebSession(app.database.db, request.web.userId, request.web.sessionId).catch(() => undefined);
+      clearSessionCookie(reply, app.config);
+      return { signedOut: true as const };
+    },
+  );
+}
