@@ -2,7 +2,8 @@
 // password; every template format (Excel, GEXF, GraphML, CSV, JSON) is downloaded from the upload dialog,
 // uploaded through the page, listed, drawn in Explore (node pixels counted on the viewer) and downloaded in
 // every export format, each download uploaded again through the page and compared with the original; a
-// spreadsheet with problems is refused with a list naming sheet and row of each, storing nothing; every
+// spreadsheet with problems is refused with a list naming sheet and row of each, storing nothing; a
+// cross-site page's form posts change nothing and a token cannot mint a credential; every
 // page passes axe-core (no serious/critical violation) and fits a 390-px phone; an API token with custom
 // scopes works with exactly those scopes and stops working when revoked; two-factor authentication is
 // enrolled through the page and used at the next sign-in; Discover works signed out.
@@ -331,6 +332,53 @@ test('network page, Explore, Discover Explore and an invitation link pass axe an
     await checkPage(guest, 'link-invite');
     await guest.close();
   }
+});
+
+test('a cross-site page cannot act for a signed-in person: its form post changes nothing; an API token cannot mint a credential', { skip: skipBrowser }, async () => {
+  const page = await env.newPage();
+  await signIn(page, env.base, env.owner.email, env.owner.password);
+  const before = await page.evaluate(async () => ((await (await fetch('/app/api/credentials')).json()) as { credentials: unknown[] }).credentials.length);
+  // another site's page (served by the test at a foreign origin: 127.0.0.1 is not the app's localhost)
+  // auto-submits a form to the app, as a top-level navigation
+  const evil = env.base.replace('localhost', '127.0.0.1');
+  const forms = {
+    password: `<form method="POST" action="${env.base}/app/api/account/password">
+      <input name="currentPassword" value="${env.owner.password}"><input name="newPassword" value="hijacked-password-1"></form>`,
+    credential: `<form method="POST" action="${env.base}/app/api/credentials" enctype="text/plain">
+      <input name='{"name":"stolen","password":"${env.owner.password}","scopes":"full","x":"' value='"}'></form>`,
+  };
+  for (const [what, form] of Object.entries(forms)) {
+    await page.route(`${evil}/prize-${what}`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: `<!doctype html><title>Win a prize</title>${form}<script>document.forms[0].submit()</script>` }),
+    );
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().startsWith(`${env.base}/app/api/`) && r.request().method() === 'POST'),
+      page.goto(`${evil}/prize-${what}`),
+    ]);
+    assert.ok(answer.status() === 401 || answer.status() === 403, `${what}: refused (${answer.status()})`);
+  }
+  // back on the app: still signed in, same credentials, the password unchanged
+  await page.goto(`${env.base}/credentials`);
+  await page.getByRole('heading', { level: 1, name: 'API credentials' }).waitFor();
+  const after = await page.evaluate(async () => ((await (await fetch('/app/api/credentials')).json()) as { credentials: { name: string }[] }).credentials);
+  assert.equal(after.length, before);
+  assert.ok(!after.some((c) => c.name === 'stolen'));
+  const wrong = await fetch(`${env.base}/app/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: env.base }, body: JSON.stringify({ email: env.owner.email, password: 'hijacked-password-1' }) });
+  assert.equal(wrong.status, 401, 'the password was not changed');
+
+  // the first-run token (full access) cannot create a credential: /app/api ignores Authorization
+  for (const origin of [undefined, env.base]) {
+    const res = await fetch(`${env.base}/app/api/credentials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.owner.token}`, 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+      body: JSON.stringify({ name: 'minted', password: env.owner.password, scopes: 'full' }),
+    });
+    assert.ok(res.status === 401 || res.status === 403, `a token is not a session (${res.status})`);
+    assert.equal(res.headers.get('set-cookie'), null);
+  }
+  const list = await page.evaluate(async () => ((await (await fetch('/app/api/credentials')).json()) as { credentials: { name: string }[] }).credentials);
+  assert.ok(!list.some((c) => c.name === 'minted'), 'nothing minted');
+  await page.close();
 });
 
 test('two-factor authentication: enrolled through the page (QR and secret), then a recovery code signs in', { skip: skipBrowser }, async () => {
