@@ -59,6 +59,10 @@ export function documentFor(full: Json, keep: (path: string) => boolean, info: J
   doc.components.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
   const security = collectSecurity(doc.paths, doc.security);
   doc.components.securitySchemes = Object.fromEntries(Object.entries(doc.components.securitySchemes ?? {}).filter(([name]) => security.has(name)));
+  if (Array.isArray(doc.security)) {
+    doc.security = (doc.security as Json[]).filter((req) => Object.keys(req).every((name) => security.has(name)));
+    if ((doc.security as Json[]).length === 0) delete doc.security;
+  }
   const tags = new Set<string>();
   for (const ops of Object.values(doc.paths)) for (const op of Object.values(ops as Json)) for (const t of ((op as Json).tags as string[] | undefined) ?? []) tags.add(t);
   if (Array.isArray(doc.tags)) doc.tags = (doc.tags as { name: string }[]).filter((t) => tags.has(t.name));
