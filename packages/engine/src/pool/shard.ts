@@ -8,7 +8,7 @@ import type { NetworkJSON } from '../graph/network-json.ts';
 import { getMetric, prepareRun, runMeta, mapToIds, type NodeRunOutput, type PreparedRun } from '../metrics/run.ts';
 import { EngineError } from '../errors.ts';
 
-export { shardSources, shardBlocks } from '../kernels/sssp.ts';
+export { shardSources, shardBlocks } from '../kernels/sources.ts';
 
 /** The node metric if it can be split, else null. */
 export function parallelMetric(id: string): NodeMetric | null {
