@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ProblemItemSchema, ProblemSchema } from './problem.ts';
+import { BatchBodySchema, BatchMetricSchema, JobListSchema, JobMetricSchema, JobSchema, JobShardSchema, JobStatusSchema } from './jobs.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
@@ -19,6 +20,13 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkResourceSchema,
   NetworkWithJSONSchema,
   DeletedSchema,
+  JobStatusSchema,
+  JobShardSchema,
+  JobMetricSchema,
+  JobSchema,
+  JobListSchema,
+  BatchMetricSchema,
+  BatchBodySchema,
 ];
 
 export function registerNamedSchemas(app: FastifyInstance, schemas: readonly TSchema[] = NAMED_SCHEMAS): void {

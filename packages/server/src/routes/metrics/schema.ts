@@ -7,6 +7,8 @@
 import { Type } from 'typebox';
 import type { AnyMetric } from '@netloom/engine';
 import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
+import { JobSchema } from '../../schemas/jobs.ts';
 
 type Json = Record<string, unknown>;
 
@@ -73,11 +75,13 @@ export const WriteBackResponse = Type.Object(
   { description: 'With `networkId`: the values were written on the stored nodes.' },
 );
 
-const problems = problemResponses(403, 404, 409, 422);
+const problems = problemResponses(403, 404, 409, 422, 503);
+/** With `Prefer: respond-async`: the job (docs/jobs.md), `Location: /api/v2/jobs/<jobId>`. */
+const accepted = { 202: ref(JobSchema) };
 
 export function metricResponseSchemas(metric: AnyMetric): Json {
-  if (metric.kind === 'network') return { 200: Type.Number({ description: 'The value, as a bare JSON number (with networkId or networkJSON).' }), ...problems };
-  return { 200: Type.Union([NodeValuesResponse, WriteBackResponse]), ...problems };
+  if (metric.kind === 'network') return { 200: Type.Number({ description: 'The value, as a bare JSON number (with networkId or networkJSON).' }), ...accepted, ...problems };
+  return { 200: Type.Union([NodeValuesResponse, WriteBackResponse]), ...accepted, ...problems };
 }
 
 export function metricDescription(metric: AnyMetric): string {
