@@ -16,7 +16,7 @@ function network(n: number) {
 
 test('barLine: fraction, percent and ETA', () => {
   assert.equal(barLine('x', 0.5, 10, 10), 'x [#####-----]  50.0%  ETA 10 s');
-  assert.match(barLine('x', 0, 0, 4), /\[----\]   0\.0%  ETA \?$/);
+  assert.match(barLine('x', 0, 0, 4), /\[----\] {3}0\.0% {2}ETA \?$/);
 });
 
 test('piped: only the answer; on a terminal: a progress bar with ETA on stderr', { skip: existsSync('/usr/bin/script') ? false : 'needs script(1) for a pseudo-terminal' }, () => {
@@ -32,7 +32,7 @@ test('piped: only the answer; on a terminal: a progress bar with ETA on stderr',
     const cmd = [process.execPath, main, 'metrics', 'run', 'betweennessCentrality', file].map((a) => `'${a}'`).join(' ');
     const tty = spawnSync('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NETLOOM_DATA_DIR: dir } });
     assert.equal(tty.status, 0, tty.stdout);
-    assert.match(tty.stdout, /betweennessCentrality \[#+-*\] +\d+\.\d%  ETA /);
+    assert.match(tty.stdout, /betweennessCentrality \[#+-*\] +\d+\.\d% {2}ETA /);
     assert.match(tty.stdout, /100\.0%/);
     assert.match(tty.stdout, /\{"values":/);
   } finally {
