@@ -144,6 +144,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
           bearer: { type: 'http', scheme: 'bearer', description: 'API token `nl_…`' },
           basic: { type: 'http', scheme: 'basic', description: 'Legacy public key / private key (deprecated)' },
           cookieAuth: { type: 'apiKey', in: 'cookie', name: 'nl_session', description: 'Web-app session (`/app/api` only); non-GET requests also need `X-CSRF-Token` and a same-origin `Origin`' },
+          viewerToken: { type: 'http', scheme: 'bearer', description: 'Access token `nla_…` of an embedded viewer (from `POST /api/v2/embed/sessions/{sessionId}/access-tokens`)' },
+          operator: { type: 'http', scheme: 'bearer', description: 'The service operator token (`NETLOOM_OPERATOR_TOKEN`)' },
         },
       },
       security: [{ bearer: [] }, { basic: [] }],

@@ -164,6 +164,14 @@ for (const dialect of DIALECTS) {
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/jobs?limit=0', headers: bearer(token) })).statusCode, 400);
     });
 
+    test('OpenAPI: the job routes, the Job schema, and 202 on every metric endpoint', { skip: skip ?? false }, async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, unknown> } };
+      for (const [path, method] of [['/api/v2/jobs', 'get'], ['/api/v2/jobs/{id}', 'get'], ['/api/v2/jobs/{id}', 'delete'], ['/api/v2/metrics/batch', 'post']]) assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
+      for (const name of ['Job', 'JobList', 'JobShard', 'MetricBatch']) assert.ok(doc.components.schemas[name], name);
+      assert.match(JSON.stringify(doc.paths['/api/v2/metrics/nodes/betweennessCentrality'].post.responses['202']), /Job/);
+      assert.match(JSON.stringify(doc.paths['/api/v2/jobs/{id}'].get.responses['404']), /Problem/);
+    });
+
     test('cancel frees the worker within 1 s', { skip: skip ?? false }, async () => {
       const network = baNetwork(4000, 4);
       const res = await t.app.inject({ method: 'POST', url: '/api/v2/metrics/nodes/currentFlowClosenessCentrality', headers: { ...bearer(token), prefer: 'respond-async' }, payload: { networkJSON: network, isDirected: false } });

@@ -6,7 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ProblemItemSchema, ProblemSchema } from './problem.ts';
-import { BatchBodySchema, BatchMetricSchema, JobListSchema, JobMetricSchema, JobSchema, JobShardSchema, JobStatusSchema } from './jobs.ts';
+import { EMBED_SCHEMAS } from './embed.ts';
+import { METRIC_SCHEMAS } from './metric.ts';
+import { JOB_SCHEMAS } from './jobs.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
@@ -20,13 +22,9 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkResourceSchema,
   NetworkWithJSONSchema,
   DeletedSchema,
-  JobStatusSchema,
-  JobShardSchema,
-  JobMetricSchema,
-  JobSchema,
-  JobListSchema,
-  BatchMetricSchema,
-  BatchBodySchema,
+  ...METRIC_SCHEMAS,
+  ...EMBED_SCHEMAS,
+  ...JOB_SCHEMAS,
 ];
 
 export function registerNamedSchemas(app: FastifyInstance, schemas: readonly TSchema[] = NAMED_SCHEMAS): void {

@@ -87,3 +87,6 @@ export const BatchBodySchema = Type.Object(
   },
   { $id: 'MetricBatch', additionalProperties: false, description: 'Exactly one of `networkId` and `networkJSON`; the metrics run on one network as one job.' },
 );
+
+/** Every named schema of this file (registered in schemas/index.ts). */
+export const JOB_SCHEMAS = [JobStatusSchema, JobShardSchema, JobMetricSchema, JobSchema, JobListSchema, BatchMetricSchema, BatchBodySchema] as const;
