@@ -83,10 +83,17 @@ export function loggerOptions(config: Config): Record<string, unknown> {
   };
 }
 
+/** NETLOOM_TRUSTED_PROXIES as a hop count: the nearest `hops` peers are proxies. */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger === undefined ? loggerOptions(config) : deps.logger,
     genReqId: () => randomUUID(),
+    // Every per-IP limit keys on request.ip, which this decides (docs/operations.md, "Behind a load balancer").
+    trustProxy: typeof config.trustedProxies === 'number' ? trustHops(config.trustedProxies) : config.trustedProxies,
     childLoggerFactory: requestLoggerFactory,
     bodyLimit: config.limits.maxInflatedBytes,
     forceCloseConnections: 'idle',
