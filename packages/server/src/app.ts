@@ -30,6 +30,7 @@ import { webAssetRoutes } from './routes/web-assets.ts';
 import { networkRoutes } from './routes/networks/index.ts';
 import { networkFileRoutes } from './routes/networks/files.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
+import { jobRoutes, registerJobWorker } from './routes/jobs.ts';
 import { embedRoutes } from './routes/embed/index.ts';
 import { createEmbedContext } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
@@ -170,7 +171,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(networkRoutes, { prefix: '/api/v2' });
   await app.register(networkFileRoutes, { prefix: '/api/v2' });
   registerMetricPool(app, config);
+  registerJobWorker(app);
   await app.register(metricRoutes, { prefix: '/api/v2' });
+  await app.register(jobRoutes, { prefix: '/api/v2' });
   // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
   const embedContext = createEmbedContext(app);
   await app.register(embedRoutes, { ctx: embedContext });
