@@ -31,6 +31,7 @@ import { webAssetRoutes } from './routes/web-assets.ts';
 import { networkRoutes } from './routes/networks/index.ts';
 import { networkFileRoutes } from './routes/networks/files.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
+import { jobRoutes, registerJobWorker } from './routes/jobs.ts';
 import { embedRoutes } from './routes/embed/index.ts';
 import { createEmbedContext } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
@@ -83,10 +84,17 @@ export function loggerOptions(config: Config): Record<string, unknown> {
   };
 }
 
+/** NETLOOM_TRUSTED_PROXIES as a hop count: the nearest `hops` peers are proxies. */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger === undefined ? loggerOptions(config) : deps.logger,
     genReqId: () => randomUUID(),
+    // Every per-IP limit keys on request.ip, which this decides (docs/operations.md, "Behind a load balancer").
+    trustProxy: typeof config.trustedProxies === 'number' ? trustHops(config.trustedProxies) : config.trustedProxies,
     childLoggerFactory: requestLoggerFactory,
     bodyLimit: config.limits.maxInflatedBytes,
     forceCloseConnections: 'idle',
@@ -179,7 +187,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(networkRoutes, { prefix: '/api/v2' });
   await app.register(networkFileRoutes, { prefix: '/api/v2' });
   registerMetricPool(app, config);
+  registerJobWorker(app);
   await app.register(metricRoutes, { prefix: '/api/v2' });
+  await app.register(jobRoutes, { prefix: '/api/v2' });
   // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
   const embedContext = createEmbedContext(app);
   await app.register(embedRoutes, { ctx: embedContext });
