@@ -109,6 +109,22 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   const star = { nodes: Array.from({ length: 30 }, (_, i) => ({ id: i })), edges: Array.from({ length: 29 }, (_, i) => ({ id: i, source: 0, target: i + 1 })) };
   expect(await api.call('POST /api/v2/metrics/nodes/katzCentrality', { ...as(orgToken), json: { networkJSON: star, isDirected: false, katzCentralityAlpha: 0.9 } }), 422, 'katz not converged');
 
+  /* ---------------------------------------------------------------- metric jobs (docs/jobs.md) */
+  const asyncRun = expect(await api.call('POST /api/v2/metrics/nodes/pageRank', { headers: { ...bearer(orgToken), prefer: 'respond-async' }, json: { networkJSON: metricNetwork() } }), 202, 'metric as a job').json;
+  const batch = expect(await api.call('POST /api/v2/metrics/batch', { ...as(orgToken), json: { networkId: stored, metrics: [{ metric: 'pageRank' }, { metric: 'coreNumber' }] } }), 202, 'batch').json;
+  expect(await api.call('POST /api/v2/metrics/batch', { ...as(orgToken), json: { networkId: stored, metrics: [] } }), 400, 'empty batch');
+  expect(await api.call('POST /api/v2/metrics/batch', { ...as(orgToken), json: { networkId: 'nope', metrics: [{ metric: 'pageRank' }] } }), 404, 'batch on unknown network');
+  for (let i = 0; i < 100; i++) {
+    const job = expect(await api.call('GET /api/v2/jobs/{id}', { ...as(orgToken), params: { id: asyncRun.jobId } }), 200, 'job').json;
+    if (job.status === 'succeeded' || job.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(await api.call('GET /api/v2/jobs/{id}', { ...as(strangerToken), params: { id: asyncRun.jobId } }), 404, "someone else's job");
+  expect(await api.call('GET /api/v2/jobs', { ...as(orgToken), query: { limit: '10' } }), 200, 'jobs');
+  expect(await api.call('GET /api/v2/jobs', { ...as(orgToken), query: { limit: '0' } }), 400, 'jobs limit');
+  expect(await api.call('DELETE /api/v2/jobs/{id}', { ...as(orgToken), params: { id: batch.jobId } }), 200, 'cancel job');
+  expect(await api.call('DELETE /api/v2/jobs/{id}', { ...as(orgToken), params: { id: 'nope' } }), 404, 'cancel unknown job');
+
   /* ---------------------------------------------------------------- operator and settings */
   expect(await api.call('GET /api/v2/operator/organizations/{orgId}/embedding', { headers: op, params: { orgId: org.id } }), 200, 'operator read');
   expect(await api.call('GET /api/v2/operator/organizations/{orgId}/embedding', { headers: op, params: { orgId: 'nope' } }), 404, 'operator unknown org');
