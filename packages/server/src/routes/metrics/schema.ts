@@ -9,6 +9,7 @@ import type { AnyMetric } from '@netloom/engine';
 import { problemResponses } from '../../schemas/problem.ts';
 import { MetricWriteBackSchema, NetworkMetricValueSchema, NodeMetricValuesSchema } from '../../schemas/metric.ts';
 import { ref } from '../../schemas/ref.ts';
+import { JobSchema } from '../../schemas/jobs.ts';
 
 type Json = Record<string, unknown>;
 
@@ -42,11 +43,13 @@ export function metricBodySchema(metric: AnyMetric): Json {
   };
 }
 
-const problems = problemResponses(403, 404, 409, 422);
+const problems = problemResponses(403, 404, 409, 422, 503);
+/** With `Prefer: respond-async`: the job (docs/jobs.md), `Location: /api/v2/jobs/<jobId>`. */
+const accepted = { 202: ref(JobSchema) };
 
 export function metricResponseSchemas(metric: AnyMetric): Json {
-  if (metric.kind === 'network') return { 200: ref(NetworkMetricValueSchema), ...problems };
-  return { 200: Type.Union([ref(NodeMetricValuesSchema), ref(MetricWriteBackSchema)]), ...problems };
+  if (metric.kind === 'network') return { 200: ref(NetworkMetricValueSchema), ...accepted, ...problems };
+  return { 200: Type.Union([ref(NodeMetricValuesSchema), ref(MetricWriteBackSchema)]), ...accepted, ...problems };
 }
 
 export function metricDescription(metric: AnyMetric): string {
