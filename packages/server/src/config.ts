@@ -35,6 +35,8 @@ export interface Config {
   limits: {
     /** Requests per hour per credential outside embedding. */
     requestsPerHour: number;
+    /** NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR: refused credentials from one address per hour before 429 (300). */
+    authFailuresPerIpPerHour: number;
     /** Compressed body limit in bytes. */
     maxBodyBytes: number;
     /** Decompressed body limit in bytes. */
@@ -189,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustedProxies: parseTrustedProxies(env.NETLOOM_TRUSTED_PROXIES),
     limits: {
       requestsPerHour: int(env, 'NETLOOM_RATE_LIMIT_PER_HOUR', 6000, 1),
+      authFailuresPerIpPerHour: int(env, 'NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR', 300, 1),
       maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),
       maxInflatedBytes: int(env, 'NETLOOM_MAX_INFLATED_BYTES', 256 * 1024 * 1024, 1),
       maxNodes: int(env, 'NETLOOM_MAX_NODES', 1_000_000, 1),
