@@ -2,6 +2,7 @@
  * Configuration from the environment, shared by the server and the CLI. Every limit of DECISIONS.md is
  * configurable here. `loadConfig(env)` validates and returns a frozen object; tests pass overrides.
  */
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { Plan } from './store/schema.ts';
 
@@ -23,6 +24,14 @@ export interface Config {
   logLevel: string;
   /** Public origin of the service, used in links (`Link` deprecation header, embed URLs). */
   publicUrl: string;
+  /**
+   * NETLOOM_TRUSTED_PROXIES (Fastify `trustProxy`): which peers may tell the client's address in
+   * `X-Forwarded-For`. Every per-IP limit keys on the address this yields (docs/operations.md, "Behind
+   * a load balancer"). false (default): the peer's own address; a list of addresses/CIDRs (or
+   * `loopback`, `linklocal`, `uniquelocal`); a number of hops; true: any peer (only when nothing but the
+   * proxy can reach the service).
+   */
+  trustedProxies: boolean | number | string[];
   limits: {
     /** Requests per hour per credential outside embedding. */
     requestsPerHour: number;
@@ -46,6 +55,30 @@ export interface Config {
   ai: AiConfig;
   /** Web application accounts and sessions (docs/web-app.md). */
   web: WebConfig;
+  /** Metric jobs and their workers (docs/jobs.md). */
+  jobs: JobsConfig;
+}
+
+/** Metric jobs (docs/jobs.md). */
+export interface JobsConfig {
+  /** NETLOOM_WORKERS: jobs the API process itself runs at once (0 = none: only `netloom worker` processes run jobs). Default 1. */
+  apiWorkers: number;
+  /** NETLOOM_JOB_TIMEOUT_MS: a job's compute limit (1 hour). */
+  timeoutMs: number;
+  /** NETLOOM_JOB_RETENTION_MS: how long a finished job and its result are kept (7 days). */
+  retentionMs: number;
+  /** NETLOOM_JOB_LEASE_MS: a worker that has not renewed its claim for this long is presumed dead and its job is taken again (15 s). */
+  leaseMs: number;
+  /** NETLOOM_JOB_HEARTBEAT_MS: how often a worker renews its claim, records progress and notices a cancel (500 ms). */
+  heartbeatMs: number;
+  /** NETLOOM_JOB_POLL_MS: how often an idle worker looks for work (500 ms; a job submitted to the same process wakes it at once). */
+  pollMs: number;
+  /** NETLOOM_JOB_SHARD_MIN_NODES: source-loop metrics on networks with at least this many nodes are split into shard jobs (20,000). */
+  shardMinNodes: number;
+  /** NETLOOM_JOB_SHARD_SOURCES: sources per shard (5,000; at most 64 shards, at least 2). */
+  shardSources: number;
+  /** NETLOOM_JOB_MAX_ACTIVE: queued or running jobs one user (or organization) may have (100); more → 429. */
+  maxActivePerOwner: number;
 }
 
 /** Web-app sessions and sign-in throttling (docs/web-app.md). */
@@ -125,6 +158,23 @@ function planLimits(env: NodeJS.ProcessEnv, plan: Plan, pub: number, priv: numbe
   };
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** NETLOOM_TRUSTED_PROXIES: `false`/empty, `true`, a hop count, or a comma list of addresses, CIDRs and proxy-addr names. */
+export function parseTrustedProxies(raw: string | undefined): boolean | number | string[] {
+  const v = (raw ?? '').trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^[0-9]+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const e of entries) {
+    const [addr, bits, ...rest] = e.split('/');
+    const ok = PROXY_NAMES.has(e) || (rest.length === 0 && isIP(addr) !== 0 && (bits === undefined || /^[0-9]{1,3}$/.test(bits)));
+    if (!ok) throw new Error(`config: NETLOOM_TRUSTED_PROXIES: ${JSON.stringify(e)} is not an address, CIDR, hop count, true/false, loopback, linklocal or uniquelocal`);
+  }
+  return entries;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env, 'PORT', 8080);
   const cfg: Config = {
@@ -136,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisUrl: env.REDIS_URL || null,
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: (env.NETLOOM_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    trustedProxies: parseTrustedProxies(env.NETLOOM_TRUSTED_PROXIES),
     limits: {
       requestsPerHour: int(env, 'NETLOOM_RATE_LIMIT_PER_HOUR', 6000, 1),
       maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),
@@ -184,6 +235,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       signInWindowMs: int(env, 'NETLOOM_WEB_SIGNIN_WINDOW_MS', 15 * 60_000, 1000),
       signInFailuresPerAccount: int(env, 'NETLOOM_WEB_SIGNIN_FAILURES_PER_ACCOUNT', 10, 1),
       signInFailuresPerIp: int(env, 'NETLOOM_WEB_SIGNIN_FAILURES_PER_IP', 50, 1),
+    },
+    jobs: {
+      apiWorkers: int(env, 'NETLOOM_WORKERS', 1, 0),
+      timeoutMs: int(env, 'NETLOOM_JOB_TIMEOUT_MS', 3_600_000, 1),
+      retentionMs: int(env, 'NETLOOM_JOB_RETENTION_MS', 7 * 24 * 3_600_000, 1),
+      leaseMs: int(env, 'NETLOOM_JOB_LEASE_MS', 15_000, 200),
+      heartbeatMs: int(env, 'NETLOOM_JOB_HEARTBEAT_MS', 500, 50),
+      pollMs: int(env, 'NETLOOM_JOB_POLL_MS', 500, 10),
+      shardMinNodes: int(env, 'NETLOOM_JOB_SHARD_MIN_NODES', 20_000, 2),
+      shardSources: int(env, 'NETLOOM_JOB_SHARD_SOURCES', 5_000, 1),
+      maxActivePerOwner: int(env, 'NETLOOM_JOB_MAX_ACTIVE', 100, 1),
     },
     ...overrides,
   };

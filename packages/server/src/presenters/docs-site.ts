@@ -36,7 +36,7 @@ export interface DocPage {
 
 /** Site sections, in order; a page goes to the first section whose test matches, else "More". */
 const SECTIONS: { title: string; pages: string[] }[] = [
-  { title: 'Guides', pages: ['web-app', 'embedding', 'operations', 'security'] },
+  { title: 'Guides', pages: ['web-app', 'embedding', 'jobs', 'operations', 'security'] },
   { title: 'Reference', pages: ['metrics', 'errors', 'embedding-api', 'embed-sdk', 'api/credentials', 'api/decisions'] },
   { title: 'Project', pages: ['architecture', 'benchmarks'] },
 ];
