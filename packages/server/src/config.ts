@@ -1,5 +1,5 @@
 /**
- * Configuration from the environment, shared by the server and the CLI. Every limit of DECISIONS.md is
+ * Configuration from the environment, shared by the server and the CLI. Every limit of docs/spec/decisions.md is
  * configurable here. `loadConfig(env)` validates and returns a frozen object; tests pass overrides.
  */
 import { isIP } from 'node:net';
@@ -35,6 +35,8 @@ export interface Config {
   limits: {
     /** Requests per hour per credential outside embedding. */
     requestsPerHour: number;
+    /** NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR: refused credentials from one address per hour before 429 (300). */
+    authFailuresPerIpPerHour: number;
     /** Compressed body limit in bytes. */
     maxBodyBytes: number;
     /** Decompressed body limit in bytes. */
@@ -49,7 +51,7 @@ export interface Config {
   plans: Record<Plan, PlanLimits>;
   /** Create the first owner account on an empty database. */
   bootstrapOwner: boolean;
-  /** Embedding (API.md Embedding, DECISIONS.md §5); see docs/embedding-api.md. */
+  /** Embedding (docs/spec/api.md Embedding, docs/spec/decisions.md §5); see docs/embedding-api.md. */
   embed: EmbedConfig;
   /** AI chat of embedded viewers (docs/embedding-api.md, chat). */
   ai: AiConfig;
@@ -95,7 +97,7 @@ export interface WebConfig {
   signInFailuresPerIp: number;
 }
 
-/** Hourly embedding limits of an organization (API.md Limits); the operator may override them per organization. */
+/** Hourly embedding limits of an organization (docs/spec/api.md Limits); the operator may override them per organization. */
 export interface EmbedLimits {
   /** Provisioning, grants and session creation per organization per hour (600). */
   provisioningPerHour: number;
@@ -189,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustedProxies: parseTrustedProxies(env.NETLOOM_TRUSTED_PROXIES),
     limits: {
       requestsPerHour: int(env, 'NETLOOM_RATE_LIMIT_PER_HOUR', 6000, 1),
+      authFailuresPerIpPerHour: int(env, 'NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR', 300, 1),
       maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),
       maxInflatedBytes: int(env, 'NETLOOM_MAX_INFLATED_BYTES', 256 * 1024 * 1024, 1),
       maxNodes: int(env, 'NETLOOM_MAX_NODES', 1_000_000, 1),
