@@ -1,5 +1,5 @@
 /**
- * Configuration from the environment, shared by the server and the CLI. Every limit of DECISIONS.md is
+ * Configuration from the environment, shared by the server and the CLI. Every limit of docs/spec/decisions.md is
  * configurable here. `loadConfig(env)` validates and returns a frozen object; tests pass overrides.
  */
 import { isIP } from 'node:net';
@@ -58,7 +58,7 @@ export interface Config {
   plans: Record<Plan, PlanLimits>;
   /** Create the first owner account on an empty database. */
   bootstrapOwner: boolean;
-  /** Embedding (API.md Embedding, DECISIONS.md §5); see docs/embedding-api.md. */
+  /** Embedding (docs/spec/api.md Embedding, docs/spec/decisions.md §5); see docs/embedding-api.md. */
   embed: EmbedConfig;
   /** AI chat of embedded viewers (docs/embedding-api.md, chat). */
   ai: AiConfig;
@@ -116,7 +116,7 @@ export interface WebConfig {
   signInFailuresPerIp: number;
 }
 
-/** Hourly embedding limits of an organization (API.md Limits); the operator may override them per organization. */
+/** Hourly embedding limits of an organization (docs/spec/api.md Limits); the operator may override them per organization. */
 export interface EmbedLimits {
   /** Provisioning, grants and session creation per organization per hour (600). */
   provisioningPerHour: number;

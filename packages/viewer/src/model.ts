@@ -2,7 +2,7 @@
  * The viewer's one graph model, built once from the session's network JSON: ids (as strings), labels
  * (the `name` attribute, else the id), attributes, positions (x/y, or equally spread on a circle when
  * absent), images, edges, attribute types. Immutable after build; layers and selection live in
- * ViewerState and only produce display attributes (ARCHITECTURE convention 10). No DOM.
+ * ViewerState and only produce display attributes (docs/architecture.md, "Conventions"). No DOM.
  */
 import type { AttributeType, Attributes, NetworkInfo, NodeSummary } from '@netloom/protocol';
 import { circlePoint } from './layout/arrange.ts';
@@ -51,6 +51,8 @@ export interface NetworkModel {
   /** Node attribute name → type (`number` when every present value is a Number). Sorted by name. */
   nodeAttributeTypes: Map<string, AttributeType>;
 }
+
+const NO_ATTRIBUTES: Attributes = Object.freeze({}) as Attributes;
 
 function cleanAttributes(raw: Record<string, unknown> | undefined): Attributes {
   const out: Attributes = {};
@@ -104,7 +106,8 @@ export function buildModel(input: { networkId: string; name: string; directed?: 
     const s = index.get(String(e.source));
     const t = index.get(String(e.target));
     if (s === undefined || t === undefined) continue;
-    edges.push({ id: String(e.id), source: s, target: t, attributes: cleanAttributes(e.attributes) });
+    // Most edges carry no attributes: they share one frozen empty object (500k fewer objects at 500k edges).
+    edges.push({ id: String(e.id), source: s, target: t, attributes: e.attributes ? cleanAttributes(e.attributes) : NO_ATTRIBUTES });
   }
   const sortedTypes = new Map([...types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {

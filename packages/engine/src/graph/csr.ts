@@ -3,7 +3,7 @@
  *
  * Nodes are integer indices 0..n-1 in the order of `networkJSON.nodes`; `ids[i]` is the string form of
  * node i's id. Adjacency lists are sorted by neighbour index and hold each neighbour once: parallel edges
- * (and, when undirected, reciprocal edges) are merged and their weights summed (DECISIONS.md §4.1).
+ * (and, when undirected, reciprocal edges) are merged and their weights summed (docs/spec/decisions.md §4.1).
  *
  * Undirected graphs: `out*` and `in*` are the same arrays; every edge {u,v} with u != v appears in both
  * lists, a self-loop {u,u} appears once in u's list (as NetworkX's G[u][u]).

@@ -1,7 +1,7 @@
 /**
  * clustering — local clustering coefficient.
  *
- * Definition: NetworkX 3.6 `clustering(G, weight)` on the graph of DECISIONS.md §4.1 without self-loops
+ * Definition: NetworkX 3.6 `clustering(G, weight)` on the graph of docs/spec/decisions.md §4.1 without self-loops
  * (§4.1: clustering ignores them), directed iff the network is directed and `directed` is true.
  * With ŵ_uv = (w_uv / max w)^(1/3) (weighted; max over all edges of the graph) or 1 (unweighted), and
  * s_uv = ŵ_uv + ŵ_vu on directed graphs, s_uv = ŵ_uv on undirected ones:

@@ -2,7 +2,7 @@
  * Path-based metrics: betweennessCentrality, closenessCentrality, harmonicCentrality, loadCentrality,
  * currentFlowClosenessCentrality (node metrics) and diameter, avgShortestPathLength (network metrics).
  *
- * Definitions (NetworkX 3.6 on the graph of DECISIONS.md §4.1, self-loops dropped — they never lie on a
+ * Definitions (NetworkX 3.6 on the graph of docs/spec/decisions.md §4.1, self-loops dropped — they never lie on a
  * shortest path and cancel in the Laplacian; weights are DISTANCES for betweenness/closeness/load and
  * CONDUCTANCES for current flow; merged parallel/reciprocal edges sum their weights):
  * - `Betweenness Centrality`: `betweenness_centrality(G, k, normalized, weight)`, Brandes' algorithm

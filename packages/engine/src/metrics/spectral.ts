@@ -1,7 +1,7 @@
 /**
  * eigenvectorCentrality, katzCentrality, HITS, pageRank — spectral centralities.
  *
- * Definitions (graph of DECISIONS.md §4.1, the network's own direction, self-loops kept; weights are
+ * Definitions (graph of docs/spec/decisions.md §4.1, the network's own direction, self-loops kept; weights are
  * strengths, with `metricEdgeWeights` summed over merged edges, else 1):
  * - `Eigenvector Centrality` = NetworkX `eigenvector_centrality(G, max_iter=1000, tol=1e-10, weight)`:
  *   power iteration x ← (x + Aᵀx)/‖·‖₂ from the uniform vector, stop when ‖Δx‖₁ < n·tol. On directed

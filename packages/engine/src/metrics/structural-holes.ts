@@ -3,7 +3,7 @@
  *
  * Definition: NetworkX 3.6 `constraint(G, weight)` and `effective_size(G, weight)` for all nodes (its
  * sparse-matrix implementation, which is what NetworkX runs when scipy is present), on the graph of
- * DECISIONS.md §4.1 in the network's own direction, self-loops kept, weights as strengths (1 without
+ * docs/spec/decisions.md §4.1 in the network's own direction, self-loops kept, weights as strengths (1 without
  * `metricEdgeWeights`). With the mutual weights M = A + Aᵀ (on a DiGraph a_uv + a_vu: in and out ties
  * both count), p_uv = M_uv / Σ_x M_ux and m_vw = M_vw / max_x M_wx (NetworkX's sparse code scales entry
  * (v,w) by the strongest tie of w, not of v as Burt's text does; we follow NetworkX — it only differs

@@ -1,5 +1,5 @@
 /**
- * The metric worker pool (DECISIONS.md §4.3 "Compute runs off the request thread"):
+ * The metric worker pool (docs/spec/decisions.md §4.3 "Compute runs off the request thread"):
  * - piscina, one worker per core by default (`workers` 0 = os.availableParallelism()), started eagerly;
  * - a bounded admission queue: at most `workers + queueSize` jobs accepted at once; one more is refused
  *   with PoolBusyError (the server answers 429 RATE_LIMITED with Retry-After);

@@ -1,6 +1,6 @@
 /**
- * Pure embedding rules (API.md Managed user, Embedding organization settings, Session, Viewer options,
- * EmbedView; DECISIONS.md §5): identifiers, origins, `ui` normalisation, EmbedView v1 validation, the
+ * Pure embedding rules (docs/spec/api.md Managed user, Embedding organization settings, Session, Viewer options,
+ * EmbedView; docs/spec/decisions.md §5): identifiers, origins, `ui` normalisation, EmbedView v1 validation, the
  * conditions that end a session, and limit overrides. No I/O; unit-tested in embed-rules.test.ts.
  */
 import type { EmbedLimits } from '../config.ts';
@@ -11,7 +11,7 @@ export const CHAT_ACCESS: readonly ChatAccess[] = ['off', 'presetOnly', 'full'];
 export const ORG_PERMISSIONS: readonly EmbedOrgPermission[] = ['Access-only', 'Simplified Access-only', 'Standard User'];
 export const PERMISSIONS: readonly SharePermission[] = ['View', 'Edit'];
 export const HEADERS: readonly EmbedHeader[] = ['none', 'title'];
-/** Explore left-menu items in the viewer's own order (API.md Viewer options). */
+/** Explore left-menu items in the viewer's own order (docs/spec/api.md Viewer options). */
 export const MENU_ITEMS = ['layout', 'open', 'save', 'templates', 'labels', 'layers', 'tables', 'metrics', 'color', 'size', 'filter', 'shapes', 'rollup', 'export', 'settings'] as const;
 export type MenuItem = (typeof MENU_ITEMS)[number];
 
@@ -86,7 +86,7 @@ function invalid(problems: DomainErrorItem[]): DomainError {
 }
 
 /**
- * Normalises `ui` (API.md Viewer options): omitted menu = every item; the listed items in the viewer's
+ * Normalises `ui` (docs/spec/api.md Viewer options): omitted menu = every item; the listed items in the viewer's
  * own order (duplicates dropped); `aiChat` omitted = true. Unknown keys, unknown menu items and wrongly
  * typed values are 400 INVALID_ARGS (all of them listed).
  */
@@ -155,7 +155,7 @@ export interface SessionFacts {
   networkEmbeddable: boolean;
 }
 
-/** Why a session has ended (first matching condition of API.md "Session"), or null while it lives. */
+/** Why a session has ended (first matching condition of docs/spec/api.md "Session"), or null while it lives. */
 export function sessionEndReason(f: SessionFacts): SessionEndReason | null {
   if (f.endedReason) return (f.endedReason in END_REASON_TEXT ? f.endedReason : 'revoked') as SessionEndReason;
   if (!f.embeddingEnabled) return 'embedding-disabled';

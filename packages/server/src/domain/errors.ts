@@ -1,5 +1,5 @@
 /**
- * Domain errors: one class with a stable `code` from DECISIONS.md §1, its HTTP `status` and a `detail`
+ * Domain errors: one class with a stable `code` from docs/spec/decisions.md §1, its HTTP `status` and a `detail`
  * that is safe to show to the caller. The HTTP problem handler renders it (duck-typed on code + status);
  * the CLI prints it as JSON on stderr. The domain does not import the HTTP layer.
  */
@@ -30,7 +30,7 @@ export const DOMAIN_ERROR_STATUS = {
   EMBED_MEMBERSHIP_IMMUTABLE: 409,
   SESSION_EXPIRED: 410,
   RATE_LIMITED: 429,
-  /** Credential count at `limits.maxCredentialsPerUser` (DECISIONS §2: 20 by default). */
+  /** Credential count at `limits.maxCredentialsPerUser` (docs/spec/decisions.md §2: 20 by default). */
   CREDENTIAL_LIMIT_REACHED: 403,
   NOT_FOUND: 404,
   /** A unique value is taken (e-mail), or a concurrent change won (network version). */

@@ -1,5 +1,5 @@
 /**
- * Metric jobs as the API sees them (docs/jobs.md, DECISIONS §8): submitting (`Prefer: respond-async` on a
+ * Metric jobs as the API sees them (docs/jobs.md, docs/spec/decisions.md §8): submitting (`Prefer: respond-async` on a
  * metric endpoint, `POST /metrics/batch`), reading, listing and cancelling, per tenant.
  *
  * - Tenant: an organization credential's jobs belong to the organization, a user credential's to the

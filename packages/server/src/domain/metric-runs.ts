@@ -1,7 +1,7 @@
 /**
  * Running a registry metric: the ONE path every caller takes — the API metric routes (synchronous and
  * `Prefer: respond-async` jobs), the embedded viewer's metric calls, its AI chat and the job workers
- * (docs/api/decisions.md "Metrics", docs/jobs.md).
+ * (docs/spec/decisions.md §4, docs/jobs.md).
  *
  * - `checkMetricPlan`: Enterprise/Partner plans only; informal* need an organization (403 PLAN_REQUIRED).
  * - `loadStoredNetwork`: a stored network's metadata and JSON text of the same `version` (a write slipping

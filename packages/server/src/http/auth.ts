@@ -1,5 +1,5 @@
 /**
- * Authentication and scope checks (API.md Authentication, DECISIONS.md §2).
+ * Authentication and scope checks (docs/spec/api.md Authentication, docs/spec/decisions.md §2).
  *
  * - `Authorization: Bearer nl_…` → user or organization token; `Authorization: Basic base64(pk:sk)` →
  *   legacy key pair (responses then carry `Deprecation` and `Link` headers).

@@ -1,5 +1,5 @@
 /**
- * The registry of HTTP problem codes (DECISIONS.md §1). Routes, the error handler and docs/errors.md
+ * The registry of HTTP problem codes (docs/spec/decisions.md §1). Routes, the error handler and docs/errors.md
  * are driven by this object; a test keeps docs/errors.md in sync.
  */
 export const ERROR_CODES = {

@@ -1,5 +1,5 @@
 /**
- * Metric jobs (docs/jobs.md, DECISIONS §8): `POST /metrics/batch`, `GET /jobs`, `GET /jobs/:id`,
+ * Metric jobs (docs/jobs.md, docs/spec/decisions.md §8): `POST /metrics/batch`, `GET /jobs`, `GET /jobs/:id`,
  * `DELETE /jobs/:id`. Thin: the domain (domain/jobs.ts) checks scopes beyond the route's, tenancy and
  * bodies; `metrics:read` reads jobs, `metrics:write` creates and cancels them (the auth hook, by method).
  * `Prefer: respond-async` on the metric endpoints is in routes/metrics.

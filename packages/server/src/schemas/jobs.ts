@@ -1,5 +1,5 @@
 /**
- * Wire shapes of metric jobs (docs/jobs.md, DECISIONS §8): the job, its shard records, the job list and
+ * Wire shapes of metric jobs (docs/jobs.md, docs/spec/decisions.md §8): the job, its shard records, the job list and
  * the batch request. Named (registered in schemas/index.ts) so they appear in the OpenAPI document.
  */
 import { Type, type Static } from 'typebox';

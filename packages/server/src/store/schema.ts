@@ -169,7 +169,7 @@ export interface EmbedSessionsTable {
   last_activity_at: string;
   ended_at: string | null;
   ended_reason: string | null;
-  /** 'embed' (a managed user, API.md Session); 'owner' / 'public': Explore of the web app (0006, docs/web-app.md). */
+  /** 'embed' (a managed user, docs/spec/api.md Session); 'owner' / 'public': Explore of the web app (0006, docs/web-app.md). */
   mode: EmbedSessionMode;
   /** mode 'owner': the web session that opened it (the viewer ends with it). */
   web_session_id: string | null;

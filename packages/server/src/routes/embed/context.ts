@@ -20,7 +20,7 @@ export function createEmbedContext(app: FastifyInstance): EmbedContext {
   return { db: app.database.db, config: cfg, state, now: () => app.now(), signingKey: signingKeyLoader(app.database.db, cfg) };
 }
 
-/** The organization of an organization-owned credential (embedding calls need one: API.md Authentication 7). */
+/** The organization of an organization-owned credential (embedding calls need one: docs/spec/api.md Authentication 7). */
 export function orgCredential(request: FastifyRequest): { principal: Principal; orgId: string; actor: Actor } {
   const p = request.principal;
   if (!p) throw new DomainError('UNAUTHENTICATED', 'a credential is required');

@@ -1,6 +1,6 @@
 /**
  * Metric endpoints, generated from the engine registry: `POST /api/v2/metrics/network/<id>` and
- * `POST /api/v2/metrics/nodes/<id>` (API.md Metrics; DECISIONS.md §2, §4.3).
+ * `POST /api/v2/metrics/nodes/<id>` (docs/spec/api.md Metrics; docs/spec/decisions.md §2, §4.3).
  *
  * Order of checks: credential and `metrics:write` (auth hook) → plan (enterprise/partner: the
  * organization's for organization credentials, `effectivePlan` of the user for user credentials) and

@@ -1,7 +1,7 @@
 /**
  * OpenAPI/JSON schemas of the metric endpoints, generated from the engine registry: the body is the
  * common parameters plus the metric's own TypeBox parameters (closed), the responses follow
- * DECISIONS.md §4.3. Validation itself is done by the engine's parseMetricRequest (the same code runs on
+ * docs/spec/decisions.md §4.3. Validation itself is done by the engine's parseMetricRequest (the same code runs on
  * the event loop for small bodies and in a pool worker for big ones); these schemas document it.
  */
 import { Type } from 'typebox';
