@@ -39,7 +39,8 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
-import { authenticateViewer, exchangeLaunchToken, pageOrigin } from '../../domain/embed-sessions.ts';
+import { exchangeLaunchToken, pageOrigin } from '../../domain/embed-sessions.ts';
+import { viewerOf } from './auth.ts';
 import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
 import { unavailableReason } from '../../domain/embed-chat.ts';
 import { signDataLink, verifyDataLink } from '../../domain/embed-tokens.ts';
@@ -64,7 +65,7 @@ function acceptsGzip(request: FastifyRequest): boolean {
 }
 
 export function viewerRoutes(app: App, ctx: EmbedContext): void {
-  const viewer = (request: FastifyRequest) => authenticateViewer(ctx, request.headers.authorization);
+  const viewer = viewerOf;
 
   app.addHook('onSend', async (request, reply) => {
     const url = request.url;
