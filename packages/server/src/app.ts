@@ -34,6 +34,7 @@ import { embedRoutes } from './routes/embed/index.ts';
 import { createEmbedContext } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
 import { webRoutes } from './routes/web/index.ts';
+import { startHousekeeping } from './domain/housekeeping.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
 export interface AppDeps {
@@ -49,6 +50,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: DatabaseHandle;
+    /** The Redis connection when REDIS_URL is set, else null. */
+    redis: Redis | null;
     now: () => number;
   }
 }
@@ -96,12 +99,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const database = deps.database ?? (await openDatabase(config));
   if (!deps.database) await migrate(database.db);
+  // One Redis connection (when REDIS_URL is set) for everything that shares state through Redis: request
+  // rate limits and the embedding state; every key starts with NETLOOM_REDIS_PREFIX (docs/operations.md).
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  redis?.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis connection error'));
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('redis', redis);
   app.decorate('now', deps.now ?? Date.now);
+  const housekeeping = startHousekeeping(database.db, { intervalMs: config.housekeepingMs, now: () => app.now(), windowMs: Math.max(3_600_000, config.web.signInWindowMs), log: app.log });
   app.addHook('onClose', async () => {
-    if (redis) redis.disconnect();
+    await housekeeping.stop();
+    if (redis) await redis.quit().catch(() => redis.disconnect());
     if (!deps.database) await database.close();
   });
 
@@ -130,7 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes });
   registerAuth(app, database.db, config.publicUrl);
   await registerWebSessions(app);
-  await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis });
+  await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis, redisPrefix: config.embed.redisPrefix });
   await app.register(compress, { globalCompression: true, globalDecompression: false, encodings: ['br', 'gzip', 'deflate'], threshold: 1024, brotliOptions: { params: { 1: 4 } }, zlibOptions: { level: 5 } });
 
   await app.register(swagger, {

@@ -1,6 +1,5 @@
 /** Builds the embedding context of an app (Redis-backed when REDIS_URL is set) and route helpers. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Principal } from '../../domain/credentials.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { signingKeyLoader, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
@@ -8,15 +7,7 @@ import { databaseEphemeralStore, redisEphemeralStore } from '../../store/embed-e
 
 export function createEmbedContext(app: FastifyInstance): EmbedContext {
   const cfg = app.config;
-  let state = databaseEphemeralStore(app.database.db);
-  if (cfg.redisUrl) {
-    const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-    redis.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'embedding redis connection error'));
-    app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
-    state = redisEphemeralStore(redis, cfg.embed.redisPrefix);
-  }
+  const state = app.redis ? redisEphemeralStore(app.redis, cfg.embed.redisPrefix) : databaseEphemeralStore(app.database.db);
   return { db: app.database.db, config: cfg, state, now: () => app.now(), signingKey: signingKeyLoader(app.database.db, cfg) };
 }
 
