@@ -85,10 +85,17 @@ export function loggerOptions(config: Config): Record<string, unknown> {
   };
 }
 
+/** NETLOOM_TRUSTED_PROXIES as a hop count: the nearest `hops` peers are proxies. */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger === undefined ? loggerOptions(config) : deps.logger,
     genReqId: () => randomUUID(),
+    // Every per-IP limit keys on request.ip, which this decides (docs/operations.md, "Behind a load balancer").
+    trustProxy: typeof config.trustedProxies === 'number' ? trustHops(config.trustedProxies) : config.trustedProxies,
     childLoggerFactory: requestLoggerFactory,
     bodyLimit: config.limits.maxInflatedBytes,
     forceCloseConnections: 'idle',
@@ -152,6 +159,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
           bearer: { type: 'http', scheme: 'bearer', description: 'API token `nl_…`' },
           basic: { type: 'http', scheme: 'basic', description: 'Legacy public key / private key (deprecated)' },
           cookieAuth: { type: 'apiKey', in: 'cookie', name: 'nl_session', description: 'Web-app session (`/app/api` only); non-GET requests also need `X-CSRF-Token` and a same-origin `Origin`' },
+          viewerToken: { type: 'http', scheme: 'bearer', description: 'Access token `nla_…` of an embedded viewer (from `POST /api/v2/embed/sessions/{sessionId}/access-tokens`)' },
+          operator: { type: 'http', scheme: 'bearer', description: 'The service operator token (`NETLOOM_OPERATOR_TOKEN`)' },
         },
       },
       security: [{ bearer: [] }, { basic: [] }],

@@ -2,6 +2,7 @@
  * Configuration from the environment, shared by the server and the CLI. Every limit of DECISIONS.md is
  * configurable here. `loadConfig(env)` validates and returns a frozen object; tests pass overrides.
  */
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { Plan } from './store/schema.ts';
 
@@ -25,6 +26,14 @@ export interface Config {
   logLevel: string;
   /** Public origin of the service, used in links (`Link` deprecation header, embed URLs). */
   publicUrl: string;
+  /**
+   * NETLOOM_TRUSTED_PROXIES (Fastify `trustProxy`): which peers may tell the client's address in
+   * `X-Forwarded-For`. Every per-IP limit keys on the address this yields (docs/operations.md, "Behind
+   * a load balancer"). false (default): the peer's own address; a list of addresses/CIDRs (or
+   * `loopback`, `linklocal`, `uniquelocal`); a number of hops; true: any peer (only when nothing but the
+   * proxy can reach the service).
+   */
+  trustedProxies: boolean | number | string[];
   limits: {
     /** Requests per hour per credential outside embedding. */
     requestsPerHour: number;
@@ -127,6 +136,23 @@ function planLimits(env: NodeJS.ProcessEnv, plan: Plan, pub: number, priv: numbe
   };
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** NETLOOM_TRUSTED_PROXIES: `false`/empty, `true`, a hop count, or a comma list of addresses, CIDRs and proxy-addr names. */
+export function parseTrustedProxies(raw: string | undefined): boolean | number | string[] {
+  const v = (raw ?? '').trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^[0-9]+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const e of entries) {
+    const [addr, bits, ...rest] = e.split('/');
+    const ok = PROXY_NAMES.has(e) || (rest.length === 0 && isIP(addr) !== 0 && (bits === undefined || /^[0-9]{1,3}$/.test(bits)));
+    if (!ok) throw new Error(`config: NETLOOM_TRUSTED_PROXIES: ${JSON.stringify(e)} is not an address, CIDR, hop count, true/false, loopback, linklocal or uniquelocal`);
+  }
+  return entries;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env, 'PORT', 8080);
   const cfg: Config = {
@@ -139,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     housekeepingMs: int(env, 'NETLOOM_HOUSEKEEPING_MS', 10 * 60_000, 10),
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: (env.NETLOOM_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    trustedProxies: parseTrustedProxies(env.NETLOOM_TRUSTED_PROXIES),
     limits: {
       requestsPerHour: int(env, 'NETLOOM_RATE_LIMIT_PER_HOUR', 6000, 1),
       maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),

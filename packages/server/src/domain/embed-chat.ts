@@ -171,7 +171,7 @@ export interface ChatMessageView {
   conversationId: string;
   status: string;
   created: string;
-  source?: string;
+  source?: 'host' | 'viewer';
   replyTo?: string;
   cancelled?: boolean;
   actions?: AssistantAction[];
@@ -186,7 +186,7 @@ export function presentMessage(m: ChatMessageRecord): ChatMessageView {
     conversationId: m.conversation_id,
     status: m.status,
     created: m.created,
-    ...(m.role === 'user' ? { source: m.source ?? 'viewer' } : { replyTo: m.reply_to ?? undefined, actions: JSON.parse(m.actions) as AssistantAction[] }),
+    ...(m.role === 'user' ? { source: m.source === 'host' ? ('host' as const) : ('viewer' as const) } : { replyTo: m.reply_to ?? undefined, actions: JSON.parse(m.actions) as AssistantAction[] }),
     ...(m.status === 'cancelled' ? { cancelled: true } : {}),
   };
 }

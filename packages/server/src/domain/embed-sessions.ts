@@ -16,7 +16,7 @@ import { endSession, getSession, insertSession, type EmbedSessionRecord } from '
 import { getEmbedSettings, type EmbedSettingsRecord } from '../store/embed-settings.ts';
 import { getGrant, getManagedUser, getManagedUserById, touchManagedUser, type ManagedUserRecord } from '../store/embed-users.ts';
 import { DomainError, type DomainErrorItem } from './errors.ts';
-import { newId } from './ids.ts';
+import { isId, newId } from './ids.ts';
 import {
   DEFAULT_MAX_MINUTES,
   END_REASON_TEXT,
@@ -29,7 +29,7 @@ import {
   type NormalizedUi,
   type SessionEndReason,
 } from './embed-rules.ts';
-import { audit, checkRate, limitsOf, requireEnabled, type Actor, type EmbedContext } from './embed-context.ts';
+import { audit, checkRate, HOUR_MS, limitsOf, RateLimitedError, requireEnabled, type Actor, type EmbedContext } from './embed-context.ts';
 import { embeddability } from './embed-settings.ts';
 import { liveExploreSession, type ExploreFacts } from './explore.ts';
 import { isAccessTokenFormat, isLaunchTokenFormat, newAccessToken, newLaunchToken, tokenHash } from './embed-tokens.ts';
@@ -214,22 +214,41 @@ export class InvalidLaunchToken extends DomainError {
 
 /**
  * The viewer's exchange `POST /embed/sessions/:sessionId/access-tokens` { launchToken } →
- * { accessToken, expiresAt }. Limits first (per IP, then per session), so guessing is capped; then the
- * atomic single-use redemption; then the session's state (an ended session is 410 even with a good token).
+ * { accessToken, expiresAt }. Limits first, then the atomic single-use redemption, then the session's
+ * state (an ended session is 410 even with a good token).
+ *
+ * The limits are keyed so that nobody can use them up for someone else (docs/security.md, "Launch
+ * tokens"): whoever knows a session id (it is in the iframe URL) must not be able to lock its viewer out.
+ * - per IP address, failed redemptions (`redemptionsPerIpPerHour`): an address that sent that many wrong
+ *   tokens is refused until the window ends; successes never count, so a viewer is only refused for
+ *   failures sent from its own address;
+ * - per session *and* IP address, every attempt (`redemptionsPerSessionPerHour`): guessing one session's
+ *   tokens is capped per address, and attempts from other addresses never touch the viewer's allowance.
+ * Guessing is hopeless anyway (≈256 random bits); the limits bound the work a stranger can cause.
  */
 export async function exchangeLaunchToken(ctx: EmbedContext, sessionId: string, launchToken: unknown, ip: string): Promise<{ accessToken: string; expiresAt: string }> {
-  await checkRate(ctx, `ip:${ip}:redeem`, ctx.config.embed.redemptionsPerIpPerHour, 'launch-token redemptions from this address');
-  const session = await getSession(ctx.db, sessionId);
-  if (!session) throw new InvalidLaunchToken();
-  const settings = await getEmbedSettings(ctx.db, session.org_id);
-  await checkRate(ctx, `session:${sessionId}:redeem`, limitsOf(ctx, settings).redemptionsPerSessionPerHour, 'launch-token redemptions for this session');
+  const ipFailures = `ip:${ip}:redeem-fail`;
   const now = ctx.now();
+  const failed = await ctx.state.peek(ipFailures, HOUR_MS, now);
+  const ipCeiling = ctx.config.embed.redemptionsPerIpPerHour;
+  if (failed.count >= ipCeiling) {
+    const retry = Math.ceil((failed.resetAt - now) / 1000);
+    throw new RateLimitedError(`rate limit of ${ipCeiling} failed launch-token redemptions from this address per hour reached; retry in ${retry} s`, retry, ipCeiling);
+  }
+  const refuse = async (): Promise<never> => {
+    await ctx.state.hit(ipFailures, HOUR_MS, now);
+    throw new InvalidLaunchToken();
+  };
+  const session = isId(sessionId) ? await getSession(ctx.db, sessionId) : null;
+  if (!session) return refuse();
+  const settings = await getEmbedSettings(ctx.db, session.org_id);
+  await checkRate(ctx, `session:${sessionId}:ip:${ip}:redeem`, limitsOf(ctx, settings).redemptionsPerSessionPerHour, 'launch-token redemptions for this session from this address');
   const ok = isLaunchTokenFormat(launchToken) && (await ctx.state.consumeLaunchToken(tokenHash(launchToken), sessionId, now));
   const user = await getManagedUserById(ctx.db, session.user_id);
   const actor: Actor = { kind: 'managed_user', id: session.user_id };
   if (!ok) {
     await audit(ctx, session.org_id, actor, 'launch_token.refused', user?.external_id ?? null, { sessionId, ip });
-    throw new InvalidLaunchToken();
+    return refuse();
   }
   await liveSession(ctx, session, { touch: true });
   const accessToken = newAccessToken();

@@ -1,21 +1,12 @@
 /** Embedding resources → API JSON (DECISIONS.md §5 shapes). */
+import type { Static } from 'typebox';
+import type { EmbedViewSchema, ManagedUserSchema } from '../schemas/embed.ts';
 import type { ManagedUserWithGrants } from '../domain/embed-users.ts';
 import type { EmbedViewRecord } from '../store/embed-views.ts';
 import type { EmbedViewContent } from '../domain/embed-rules.ts';
 
-export interface ManagedUserResource {
-  externalId: string;
-  displayName: string;
-  status: string;
-  chatAccess: string;
-  orgPermission: string;
-  readOnly: boolean;
-  networks: { networkId: string; name: string; permission: string }[];
-  created: string;
-  modified: string;
-  lastActiveAt: string | null;
-  deactivatedAt: string | null;
-}
+/** The wire shape is the named ManagedUser schema (schemas/embed.ts). */
+export type ManagedUserResource = Static<typeof ManagedUserSchema>;
 
 export function presentManagedUser({ user, grants }: ManagedUserWithGrants): ManagedUserResource {
   return {
@@ -34,14 +25,17 @@ export function presentManagedUser({ user, grants }: ManagedUserWithGrants): Man
 }
 
 /** EmbedView v1 (API.md), plus `created` and `modified`. */
-export function presentView(v: EmbedViewRecord) {
+export type EmbedViewResource = Static<typeof EmbedViewSchema>;
+
+/** Stored content was checked by parseViewBody (domain/embed-rules.ts) when saved. */
+export function presentView(v: EmbedViewRecord): EmbedViewResource {
   const data = JSON.parse(v.data) as EmbedViewContent;
   return {
     version: 1 as const,
     id: v.id,
     name: v.name,
     description: v.description,
-    layers: data.layers,
+    layers: data.layers as EmbedViewResource['layers'],
     camera: data.camera,
     display: data.display,
     created: v.created,

@@ -6,6 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ProblemItemSchema, ProblemSchema } from './problem.ts';
+import { EMBED_SCHEMAS } from './embed.ts';
+import { METRIC_SCHEMAS } from './metric.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
@@ -19,6 +21,8 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkResourceSchema,
   NetworkWithJSONSchema,
   DeletedSchema,
+  ...METRIC_SCHEMAS,
+  ...EMBED_SCHEMAS,
 ];
 
 export function registerNamedSchemas(app: FastifyInstance, schemas: readonly TSchema[] = NAMED_SCHEMAS): void {

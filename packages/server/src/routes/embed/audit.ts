@@ -1,5 +1,8 @@
 /** GET /api/v2/embed/audit — the organization's embedding audit log, newest first, paged. */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
+import { AuditPageSchema } from '../../schemas/embed.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { auditPage, parseAuditFilter } from '../../domain/embed-audit-log.ts';
@@ -14,13 +17,13 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
-export function auditRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function auditRoutes(app: App, ctx: EmbedContext): void {
   app.get(
     '/api/v2/embed/audit',
-    { config: { auth: { resource: 'embed', action: 'manage' } }, schema: { summary: 'Embedding audit log (newest first)', tags: ['embedding'], querystring: Query } },
+    { config: { auth: { resource: 'embed', action: 'manage' } }, schema: { summary: 'Embedding audit log (newest first)', tags: ['embedding'], querystring: Query, response: { 200: ref(AuditPageSchema), ...problemResponses(403) } } },
     async (request) => {
       const { orgId } = orgCredential(request);
-      const q = request.query as { limit?: string; offset?: string; action?: string };
+      const q = request.query;
       return auditPage(ctx, orgId, parseAuditFilter({ action: q.action }), paging(q));
     },
   );

@@ -8,7 +8,7 @@
  * - /api/v2/networks/:id/views and /api/v2/organization/members — ordinary credentials;
  * - /api/v2/operator/… — the service operator (NETLOOM_OPERATOR_TOKEN).
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { createEmbedContext } from './context.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { settingsRoutes } from './settings.ts';
@@ -24,7 +24,7 @@ import { viewerPositionRoutes } from '../viewer/positions.ts';
 import { chatSettingsRoutes } from './chat.ts';
 
 /** `opts.ctx`: the app's shared embedding context (app.ts makes one for embedding and the web app). */
-export async function embedRoutes(app: FastifyInstance, opts: { ctx?: EmbedContext } = {}): Promise<void> {
+export async function embedRoutes(app: App, opts: { ctx?: EmbedContext } = {}): Promise<void> {
   const ctx = opts.ctx ?? createEmbedContext(app);
   settingsRoutes(app, ctx);
   managedUserRoutes(app, ctx);

@@ -3,7 +3,11 @@
  * per-organization limit overrides. Authenticated by `Authorization: Bearer <NETLOOM_OPERATOR_TOKEN>`
  * (constant-time comparison); absent configuration = the operator API does not exist (404).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-type.ts';
+import { OperatorEmbeddingBodySchema, OperatorEmbeddingSchema } from '../../schemas/embed.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { setEnablement, settingsView } from '../../domain/embed-settings.ts';
@@ -14,16 +18,10 @@ import { unauthenticated } from '../../http/auth.ts';
 import { checkRate } from '../../domain/embed-context.ts';
 
 const Params = Type.Object({ orgId: Type.String() });
-const Body = Type.Object(
-  {
-    enabled: Type.Optional(Type.Boolean()),
-    seats: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
-    limits: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]))),
-  },
-  { additionalProperties: false },
-);
+/** Operator token missing or wrong (401, failed attempts capped per address: 429); unknown organization or no operator token configured (404). */
+const operatorProblems = problemResponses(401, 404, 429);
 
-export function operatorRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function operatorRoutes(app: App, ctx: EmbedContext): void {
   async function operator(request: FastifyRequest): Promise<void> {
     const expected = ctx.config.embed.operatorToken;
     if (!expected) throw new DomainError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
@@ -36,21 +34,21 @@ export function operatorRoutes(app: FastifyInstance, ctx: EmbedContext): void {
   }
   const config = { auth: { skip: true } };
   const tags = ['operator'];
+  const security = [{ operator: [] }];
 
-  app.get('/api/v2/operator/organizations/:orgId/embedding', { config, schema: { summary: "An organization's embedding enablement, seats and limits", tags, params: Params } }, async (request) => {
+  app.get('/api/v2/operator/organizations/:orgId/embedding', { config, schema: { summary: "An organization's embedding enablement, seats and limits", tags, params: Params, security, response: { 200: ref(OperatorEmbeddingSchema), ...operatorProblems } } }, async (request) => {
     await operator(request);
-    const org = await requireOrganization(ctx.db, (request.params as { orgId: string }).orgId);
+    const org = await requireOrganization(ctx.db, request.params.orgId);
     return { orgId: org.id, ...(await settingsView(ctx, org.id)) };
   });
 
   app.put(
     '/api/v2/operator/organizations/:orgId/embedding',
-    { config, schema: { summary: 'Enable/disable embedding, set seats and limit overrides (null = default)', tags, params: Params, body: Body } },
+    { config, schema: { summary: 'Enable/disable embedding, set seats and limit overrides (null = default)', tags, params: Params, security, body: ref(OperatorEmbeddingBodySchema), response: { 200: ref(OperatorEmbeddingSchema), ...operatorProblems } } },
     async (request) => {
       await operator(request);
-      const org = await requireOrganization(ctx.db, (request.params as { orgId: string }).orgId);
-      const body = (request.body ?? {}) as { enabled?: boolean; seats?: number; limits?: Record<string, unknown> };
-      return { orgId: org.id, ...(await setEnablement(ctx, org.id, { kind: 'operator', id: 'operator' }, body)) };
+      const org = await requireOrganization(ctx.db, request.params.orgId);
+      return { orgId: org.id, ...(await setEnablement(ctx, org.id, { kind: 'operator', id: 'operator' }, request.body ?? {})) };
     },
   );
 }

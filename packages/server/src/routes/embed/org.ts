@@ -6,7 +6,10 @@
  * - `GET /api/v2/networks/:id/views`: the saved views of a network (`networks:read`, same visibility as
  *   `GET /networks/:id`).
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
+import { EmbedViewSchema, OrganizationMembersSchema } from '../../schemas/embed.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -17,10 +20,10 @@ import { managedFactsOfOrg } from '../../store/embed-users.ts';
 import { listViews } from '../../store/embed-views.ts';
 import { presentView } from '../../presenters/embed.ts';
 
-export function orgMemberRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function orgMemberRoutes(app: App, ctx: EmbedContext): void {
   app.get(
     '/api/v2/organization/members',
-    { config: { auth: { resource: 'employees', action: 'read' } }, schema: { summary: "The organization's members (managed users flagged embedded); needs employees:read", tags: ['organization'] } },
+    { config: { auth: { resource: 'employees', action: 'read' } }, schema: { summary: "The organization's members (managed users flagged embedded); needs employees:read", tags: ['organization'], response: { 200: ref(OrganizationMembersSchema), ...problemResponses(403) } } },
     async (request) => {
       const p = request.principal!;
       const orgId = p.orgId ?? (isOrgAdmin(p.membership) ? p.membership!.org_id : null);
@@ -44,15 +47,15 @@ export function orgMemberRoutes(app: FastifyInstance, ctx: EmbedContext): void {
   );
 }
 
-export function networkViewRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function networkViewRoutes(app: App, ctx: EmbedContext): void {
   app.get(
     '/api/v2/networks/:id/views',
     {
       config: { auth: { resource: 'networks', anonymous: true } },
-      schema: { summary: "A network's saved views (EmbedView v1)", tags: ['networks'], params: Type.Object({ id: Type.String() }) },
+      schema: { summary: "A network's saved views (EmbedView v1)", tags: ['networks'], params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: Type.Array(ref(EmbedViewSchema)), ...problemResponses(404) } },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       await loadNetworkFor(ctx.db, request.principal, id, 'read');
       return (await listViews(ctx.db, id)).map(presentView);
     },

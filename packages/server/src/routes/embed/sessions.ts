@@ -1,19 +1,30 @@
 /** Sessions and launch tokens for the host backend (API.md "Embedding: sessions"). */
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import type { App } from '../../http/app-type.ts';
+import { checkedByDomain } from '../../http/route-contract.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { requireEnabled } from '../../domain/embed-context.ts';
 import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embed-sessions.ts';
 import { orgCredential } from './context.ts';
+import { LaunchTokenSchema, SessionBodySchema, SessionIdParams, SessionRevokedSchema, SessionSchema } from '../../schemas/embed.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 const tags = ['embedding'];
-const SessionParams = Type.Object({ sessionId: Type.String() });
 
-export function sessionRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function sessionRoutes(app: App, ctx: EmbedContext): void {
   app.post(
     '/api/v2/embed/sessions',
-    { config: { auth }, schema: { summary: 'Create a session for a managed user on one network; returns the first launch token', tags } },
+    {
+      config: { auth },
+      validatorCompiler: checkedByDomain,
+      schema: {
+        summary: 'Create a session for a managed user on one network; returns the first launch token',
+        tags,
+        body: ref(SessionBodySchema),
+        response: { 201: ref(SessionSchema), ...problemResponses(403, 404, 429) },
+      },
+    },
     async (request, reply) => {
       const { orgId, actor } = orgCredential(request);
       const settings = await requireEnabled(ctx, orgId);
@@ -24,20 +35,20 @@ export function sessionRoutes(app: FastifyInstance, ctx: EmbedContext): void {
 
   app.post(
     '/api/v2/embed/sessions/:sessionId/launch-tokens',
-    { config: { auth }, schema: { summary: 'A new launch token (60 s, single use) for the viewer of a session', tags, params: SessionParams } },
+    { config: { auth }, schema: { summary: 'A new launch token (60 s, single use) for the viewer of a session', tags, params: SessionIdParams, response: { 200: ref(LaunchTokenSchema), ...problemResponses(403, 404, 410, 429) } } },
     async (request) => {
       const { orgId, actor } = orgCredential(request);
-      const { launchToken } = await issueLaunchToken(ctx, orgId, actor, (request.params as { sessionId: string }).sessionId);
+      const { launchToken } = await issueLaunchToken(ctx, orgId, actor, request.params.sessionId);
       return { launchToken };
     },
   );
 
   app.delete(
     '/api/v2/embed/sessions/:sessionId',
-    { config: { auth }, schema: { summary: 'Revoke a session (idempotent)', tags, params: SessionParams } },
+    { config: { auth }, schema: { summary: 'Revoke a session (idempotent)', tags, params: SessionIdParams, response: { 200: ref(SessionRevokedSchema), ...problemResponses(403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgCredential(request);
-      return revokeSession(ctx, orgId, actor, (request.params as { sessionId: string }).sessionId);
+      return revokeSession(ctx, orgId, actor, request.params.sessionId);
     },
   );
 }

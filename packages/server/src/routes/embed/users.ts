@@ -1,6 +1,7 @@
 /** Managed users and grants (API.md "Embedding: managed users"; DECISIONS.md §5). */
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { App } from '../../http/app-type.ts';
+import { checkedByDomain } from '../../http/route-contract.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { requireEnabled } from '../../domain/embed-context.ts';
 import { checkProvisioningRate } from '../../domain/embed-sessions.ts';
@@ -14,21 +15,19 @@ import {
 } from '../../domain/embed-users.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
 import { orgCredential, paging } from './context.ts';
+import { ExternalIdSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListQuery, ManagedUserListSchema, ManagedUserSchema } from '../../schemas/embed.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 const tags = ['embedding'];
-const UserParams = Type.Object({ externalId: Type.String() });
-const GrantParams = Type.Object({ externalId: Type.String(), networkId: Type.String() });
-const ListQuery = Type.Object(
-  {
-    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('deactivated')])),
-    limit: Type.Optional(Type.String({ description: '1 to 500, default 50' })),
-    offset: Type.Optional(Type.String({ description: 'default 0' })),
-  },
-  { additionalProperties: false },
-);
+const UserParams = Type.Object({ externalId: ExternalIdSchema });
+const GrantParams = Type.Object({ externalId: ExternalIdSchema, networkId: Type.String({ maxLength: 100 }) });
+const User = ref(ManagedUserSchema);
+/** Embedding off (EMBEDDING_DISABLED), not an organization credential (FORBIDDEN); the hourly allowance (429). */
+const provisioningProblems = problemResponses(403, 429);
 
-export function managedUserRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function managedUserRoutes(app: App, ctx: EmbedContext): void {
   /** Provisioning calls: embedding on, then the per-organization hourly allowance. */
   async function provisioning(orgId: string): Promise<void> {
     const settings = await requireEnabled(ctx, orgId);
@@ -37,31 +36,40 @@ export function managedUserRoutes(app: FastifyInstance, ctx: EmbedContext): void
 
   app.put(
     '/api/v2/embed/users/:externalId',
-    { config: { auth }, schema: { summary: 'Create (201) or update (200) a managed user; reactivates a deactivated one', tags, params: UserParams } },
+    {
+      config: { auth },
+      validatorCompiler: checkedByDomain,
+      schema: {
+        summary: 'Create (201) or update (200) a managed user; reactivates a deactivated one',
+        tags,
+        params: UserParams,
+        body: ref(ManagedUserBodySchema),
+        response: { 200: User, 201: User, ...provisioningProblems, ...problemResponses(402, 409) },
+      },
+    },
     async (request, reply) => {
       const { orgId, actor } = orgCredential(request);
       await provisioning(orgId);
-      const { externalId } = request.params as { externalId: string };
-      const { created, result } = await putManagedUser(ctx, orgId, actor, externalId, request.body ?? {});
+      const { created, result } = await putManagedUser(ctx, orgId, actor, request.params.externalId, request.body ?? {});
       return reply.code(created ? 201 : 200).send(presentManagedUser(result));
     },
   );
 
   app.get(
     '/api/v2/embed/users/:externalId',
-    { config: { auth }, schema: { summary: 'One managed user', tags, params: UserParams } },
+    { config: { auth }, schema: { summary: 'One managed user', tags, params: UserParams, response: { 200: User, ...problemResponses(403, 404) } } },
     async (request) => {
       const { orgId } = orgCredential(request);
-      return presentManagedUser(await getManagedUserWithGrants(ctx, orgId, (request.params as { externalId: string }).externalId));
+      return presentManagedUser(await getManagedUserWithGrants(ctx, orgId, request.params.externalId));
     },
   );
 
   app.get(
     '/api/v2/embed/users',
-    { config: { auth }, schema: { summary: 'List managed users (status, limit ≤ 500, offset; oldest first)', tags, querystring: ListQuery } },
+    { config: { auth }, schema: { summary: 'List managed users (status, limit ≤ 500, offset; oldest first)', tags, querystring: ManagedUserListQuery, response: { 200: ref(ManagedUserListSchema), ...problemResponses(403) } } },
     async (request) => {
       const { orgId } = orgCredential(request);
-      const q = request.query as { status?: 'active' | 'deactivated'; limit?: string; offset?: string };
+      const q = request.query;
       const page = await listManagedUsersPage(ctx, orgId, { status: q.status, ...paging(q) });
       return { total: page.total, offset: page.offset, limit: page.limit, users: page.users.map(presentManagedUser) };
     },
@@ -69,33 +77,37 @@ export function managedUserRoutes(app: FastifyInstance, ctx: EmbedContext): void
 
   app.put(
     '/api/v2/embed/users/:externalId/networks/:networkId',
-    { config: { auth }, schema: { summary: 'Grant View or Edit on an embeddable network', tags, params: GrantParams } },
+    {
+      config: { auth },
+      validatorCompiler: checkedByDomain,
+      schema: { summary: 'Grant View or Edit on an embeddable network', tags, params: GrantParams, body: ref(GrantBodySchema), response: { 200: User, ...provisioningProblems, ...problemResponses(404) } },
+    },
     async (request) => {
       const { orgId, actor } = orgCredential(request);
       await provisioning(orgId);
-      const { externalId, networkId } = request.params as { externalId: string; networkId: string };
+      const { externalId, networkId } = request.params;
       return presentManagedUser(await grantNetwork(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
     },
   );
 
   app.delete(
     '/api/v2/embed/users/:externalId/networks/:networkId',
-    { config: { auth }, schema: { summary: "Remove a grant (effective on the viewer's next request)", tags, params: GrantParams } },
+    { config: { auth }, schema: { summary: "Remove a grant (effective on the viewer's next request)", tags, params: GrantParams, response: { 200: User, ...provisioningProblems, ...problemResponses(404) } } },
     async (request) => {
       const { orgId, actor } = orgCredential(request);
       await provisioning(orgId);
-      const { externalId, networkId } = request.params as { externalId: string; networkId: string };
+      const { externalId, networkId } = request.params;
       return presentManagedUser(await removeGrant(ctx, orgId, actor, externalId, networkId));
     },
   );
 
   app.post(
     '/api/v2/embed/users/:externalId/deactivate',
-    { config: { auth }, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, params: UserParams } },
+    { config: { auth }, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, params: UserParams, response: { 200: User, ...provisioningProblems, ...problemResponses(404) } } },
     async (request) => {
       const { orgId, actor } = orgCredential(request);
       await provisioning(orgId);
-      return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, (request.params as { externalId: string }).externalId));
+      return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, request.params.externalId));
     },
   );
 }

@@ -7,6 +7,8 @@
 import { Type } from 'typebox';
 import type { AnyMetric } from '@netloom/engine';
 import { problemResponses } from '../../schemas/problem.ts';
+import { MetricWriteBackSchema, NetworkMetricValueSchema, NodeMetricValuesSchema } from '../../schemas/metric.ts';
+import { ref } from '../../schemas/ref.ts';
 
 type Json = Record<string, unknown>;
 
@@ -40,44 +42,11 @@ export function metricBodySchema(metric: AnyMetric): Json {
   };
 }
 
-const MetaSchema = Type.Object(
-  {
-    metric: Type.String(),
-    parameters: Type.Record(Type.String(), Type.Unknown()),
-    seed: Type.Optional(Type.Integer()),
-    nodeCount: Type.Integer(),
-    edgeCount: Type.Integer(),
-    elapsedMs: Type.Number(),
-    engineVersion: Type.String(),
-  },
-  { additionalProperties: true, description: 'Provenance; metric-specific figures (METRICS-EXTRA.md) are added.' },
-);
-
-export const NodeValuesResponse = Type.Object(
-  {
-    values: Type.Record(Type.String(), Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()])), {
-      description: 'Attribute name → node id (string form) → value. Nodes not scored are absent.',
-    }),
-    meta: MetaSchema,
-  },
-  { description: 'With `networkJSON`.' },
-);
-
-export const WriteBackResponse = Type.Object(
-  {
-    _id: Type.String(),
-    networkUUID: Type.String({ description: 'New UUID: the stored network changed.' }),
-    attributes: Type.Array(Type.String(), { description: 'Attribute names written on the nodes.' }),
-    meta: MetaSchema,
-  },
-  { description: 'With `networkId`: the values were written on the stored nodes.' },
-);
-
 const problems = problemResponses(403, 404, 409, 422);
 
 export function metricResponseSchemas(metric: AnyMetric): Json {
-  if (metric.kind === 'network') return { 200: Type.Number({ description: 'The value, as a bare JSON number (with networkId or networkJSON).' }), ...problems };
-  return { 200: Type.Union([NodeValuesResponse, WriteBackResponse]), ...problems };
+  if (metric.kind === 'network') return { 200: ref(NetworkMetricValueSchema), ...problems };
+  return { 200: Type.Union([ref(NodeMetricValuesSchema), ref(MetricWriteBackSchema)]), ...problems };
 }
 
 export function metricDescription(metric: AnyMetric): string {

@@ -16,7 +16,25 @@
  * Every other call first checks that the session still lives (410 SESSION_EXPIRED otherwise) and counts as
  * activity. Responses are never cached and carry `Referrer-Policy: no-referrer`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-type.ts';
+import { checkedByDomain } from '../../http/route-contract.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
+import { NetworkJSONSchema } from '../../schemas/network.ts';
+import { NetworkMetricValueSchema, NodeMetricValuesSchema } from '../../schemas/metric.ts';
+import {
+  AccessTokenBodySchema,
+  AccessTokenSchema,
+  DataLinkQuery,
+  EmbedViewBodySchema,
+  EmbedViewSchema,
+  HeartbeatSchema,
+  SessionIdParams,
+  SessionStatusSchema,
+  ViewerNetworkSchema,
+  ViewerSessionSchema,
+} from '../../schemas/embed.ts';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Type } from 'typebox';
@@ -34,12 +52,18 @@ import { presentView } from '../../presenters/embed.ts';
 const gunzipAsync = promisify(gunzip);
 const skip = { auth: { skip: true } };
 const tags = ['embedded viewer'];
+/** The viewer's access token (`nla_…`), not an API credential. */
+const security = [{ viewerToken: [] }];
+/** Every viewer call: missing/invalid access token (401), ended session (410). */
+const viewerProblems = problemResponses(401, 410);
+const ViewIdParams = Type.Object({ viewId: Type.String({ maxLength: 100 }) });
+const EmbedView = ref(EmbedViewSchema);
 
 function acceptsGzip(request: FastifyRequest): boolean {
   return /\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? ''));
 }
 
-export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function viewerRoutes(app: App, ctx: EmbedContext): void {
   const viewer = (request: FastifyRequest) => authenticateViewer(ctx, request.headers.authorization);
 
   app.addHook('onSend', async (request, reply) => {
@@ -57,28 +81,29 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
       schema: {
         summary: 'Exchange a launch token (single use, 60 s) for an access token (15 min)',
         tags,
-        params: Type.Object({ sessionId: Type.String() }),
-        body: Type.Object({ launchToken: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+        security: [],
+        params: SessionIdParams,
+        body: ref(AccessTokenBodySchema),
+        response: { 200: ref(AccessTokenSchema), ...viewerProblems, ...problemResponses(429) },
       },
     },
     async (request) => {
-      const { sessionId } = request.params as { sessionId: string };
-      return exchangeLaunchToken(ctx, sessionId, (request.body as { launchToken: string }).launchToken, request.ip);
+      return exchangeLaunchToken(ctx, request.params.sessionId, request.body.launchToken, request.ip);
     },
   );
 
   app.get(
     '/api/v2/embed/sessions/:sessionId/status',
-    { config: skip, schema: { summary: 'Whether a session still lives (no credential; not activity)', tags, params: Type.Object({ sessionId: Type.String({ maxLength: 100 }) }) } },
+    { config: skip, schema: { summary: 'Whether a session still lives (no credential; not activity)', tags, security: [], params: SessionIdParams, response: { 200: ref(SessionStatusSchema) } } },
     async (request, reply) => {
-      const { sessionId } = request.params as { sessionId: string };
+      const { sessionId } = request.params;
       reply.header('access-control-allow-origin', '*');
       const live = /^[0-9a-f]{24}$/.test(sessionId) && (await pageOrigin(ctx, sessionId)) !== null;
       return { live, checkAfterMs: ctx.config.embed.statusCheckMs };
     },
   );
 
-  app.get('/api/v2/embed/viewer/session', { config: skip, schema: { summary: 'Session info for session.info()', tags } }, async (request) => {
+  app.get('/api/v2/embed/viewer/session', { config: skip, schema: { summary: 'Session info for session.info()', tags, security, response: { 200: ref(ViewerSessionSchema), ...viewerProblems } } }, async (request) => {
     const live = await viewer(request);
     const net = await getNetwork(ctx.db, live.session.network_id);
     const edit = live.permission === 'Edit';
@@ -109,7 +134,7 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
     };
   });
 
-  app.post('/api/v2/embed/viewer/heartbeat', { config: skip, schema: { summary: 'Record viewer activity', tags } }, async (request) => {
+  app.post('/api/v2/embed/viewer/heartbeat', { config: skip, schema: { summary: 'Record viewer activity', tags, security, response: { 200: ref(HeartbeatSchema), ...viewerProblems } } }, async (request) => {
     const live = await viewer(request);
     return {
       expiresAt: live.session.expires_at,
@@ -118,7 +143,7 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
     };
   });
 
-  app.get('/api/v2/embed/viewer/network', { config: skip, schema: { summary: 'Network metadata and a signed data link valid 5 minutes', tags } }, async (request) => {
+  app.get('/api/v2/embed/viewer/network', { config: skip, schema: { summary: 'Network metadata and a signed data link valid 5 minutes', tags, security, response: { 200: ref(ViewerNetworkSchema), ...viewerProblems, ...problemResponses(404) } } }, async (request) => {
     const live = await viewer(request);
     const net = await getNetwork(ctx.db, live.session.network_id);
     if (!net) throw new DomainError('NOT_FOUND', 'the network no longer exists');
@@ -146,13 +171,16 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
       schema: {
         summary: 'The network JSON behind a signed link (valid 5 minutes, also after revocation)',
         tags,
-        params: Type.Object({ sessionId: Type.String() }),
-        querystring: Type.Object({ network: Type.String(), exp: Type.String({ pattern: '^[0-9]{1,16}$' }), sig: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
+        security: [],
+        params: SessionIdParams,
+        querystring: DataLinkQuery,
+        // the stored JSON is sent as is (not serialized against the schema)
+        response: { 200: ref(NetworkJSONSchema), ...problemResponses(403, 404) },
       },
     },
-    async (request, reply: FastifyReply) => {
-      const { sessionId } = request.params as { sessionId: string };
-      const q = request.query as { network: string; exp: string; sig: string };
+    async (request, reply) => {
+      const { sessionId } = request.params;
+      const q = request.query;
       if (!verifyDataLink(await ctx.signingKey(), sessionId, q.network, Number(q.exp), q.sig, ctx.now())) {
         throw new DomainError('FORBIDDEN', 'this data link is invalid or has expired; ask the viewer API for a new one');
       }
@@ -168,24 +196,39 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
     },
   );
 
-  app.get('/api/v2/embed/viewer/views', { config: skip, schema: { summary: "The network's saved views", tags } }, async (request) => {
+  app.get('/api/v2/embed/viewer/views', { config: skip, schema: { summary: "The network's saved views", tags, security, response: { 200: Type.Array(EmbedView), ...viewerProblems } } }, async (request) => {
     const live = await viewer(request);
     return (await viewsOfSession(ctx, live)).map(presentView);
   });
 
-  app.get('/api/v2/embed/viewer/views/:viewId', { config: skip, schema: { summary: 'One saved view (views.open)', tags, params: Type.Object({ viewId: Type.String() }) } }, async (request) => {
+  app.get('/api/v2/embed/viewer/views/:viewId', { config: skip, schema: { summary: 'One saved view (views.open)', tags, security, params: ViewIdParams, response: { 200: EmbedView, ...viewerProblems, ...problemResponses(404) } } }, async (request) => {
     const live = await viewer(request);
-    return presentView(await viewOfSession(ctx, live, (request.params as { viewId: string }).viewId));
+    return presentView(await viewOfSession(ctx, live, request.params.viewId));
   });
 
-  app.post('/api/v2/embed/viewer/views', { config: skip, schema: { summary: 'Save the current state as a new view (Edit)', tags } }, async (request, reply) => {
+  app.post('/api/v2/embed/viewer/views', {
+      config: skip,
+      validatorCompiler: checkedByDomain,
+      schema: { summary: 'Save the current state as a new view (Edit)', tags, security, body: ref(EmbedViewBodySchema), response: { 201: EmbedView, ...viewerProblems, ...problemResponses(400, 403, 404, 413, 415) } },
+    }, async (request, reply) => {
     const live = await viewer(request);
     return reply.code(201).send(presentView(await saveView(ctx, live, request.body)));
   });
 
-  app.put('/api/v2/embed/viewer/views/:viewId', { config: skip, schema: { summary: 'Save the current state onto a view (Edit)', tags, params: Type.Object({ viewId: Type.String() }) } }, async (request) => {
+  app.put('/api/v2/embed/viewer/views/:viewId', {
+      config: skip,
+      validatorCompiler: checkedByDomain,
+      schema: {
+        summary: 'Save the current state onto a view (Edit); every field optional',
+        tags,
+        security,
+        params: ViewIdParams,
+        body: Type.Partial(ref(EmbedViewBodySchema)),
+        response: { 200: EmbedView, ...viewerProblems, ...problemResponses(400, 403, 404, 413, 415) },
+      },
+    }, async (request) => {
     const live = await viewer(request);
-    return presentView(await updateSavedView(ctx, live, (request.params as { viewId: string }).viewId, request.body));
+    return presentView(await updateSavedView(ctx, live, request.params.viewId, request.body));
   });
 
   app.post(
@@ -195,12 +238,16 @@ export function viewerRoutes(app: FastifyInstance, ctx: EmbedContext): void {
       schema: {
         summary: "Run a metric on the session's network (values returned, not written; one at a time per session; counted per organization)",
         tags,
-        params: Type.Object({ kind: Type.Union([Type.Literal('network'), Type.Literal('nodes')]), metricId: Type.String() }),
+        security,
+        params: Type.Object({ kind: Type.Union([Type.Literal('network'), Type.Literal('nodes')]), metricId: Type.String({ maxLength: 100 }) }),
+        body: Type.Record(Type.String(), Type.Unknown(), { description: "The metric's own parameters (docs/metrics.md); no networkId or networkJSON." }),
+        // the answer is sent as the pool's bytes (not serialized against the schema)
+        response: { 200: Type.Union([ref(NetworkMetricValueSchema), ref(NodeMetricValuesSchema)]), ...viewerProblems, ...problemResponses(403, 404, 422, 429) },
       },
     },
     async (request, reply) => {
       const live = await viewer(request);
-      const { kind, metricId } = request.params as { kind: 'network' | 'nodes'; metricId: string };
+      const { kind, metricId } = request.params;
       const answer = await runSessionMetric(metricRunDeps(app), ctx, live, kind, metricId, request.body, { startedAt: Date.now() - reply.elapsedTime });
       return reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
     },
