@@ -31,7 +31,7 @@ import { networkRoutes } from './routes/networks/index.ts';
 import { networkFileRoutes } from './routes/networks/files.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
 import { embedRoutes } from './routes/embed/index.ts';
-import { createEmbedContext } from './routes/embed/context.ts';
+import { embedContextOf } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
 import { webRoutes } from './routes/web/index.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
@@ -181,7 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerMetricPool(app, config);
   await app.register(metricRoutes, { prefix: '/api/v2' });
   // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
-  const embedContext = createEmbedContext(app);
+  const embedContext = embedContextOf(app);
   await app.register(embedRoutes, { ctx: embedContext });
   await app.register(webRoutes, { ctx: embedContext });
   return app;

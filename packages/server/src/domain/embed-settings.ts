@@ -31,6 +31,11 @@ import { DomainError, type DomainErrorItem } from './errors.ts';
 import { MAX_EMBEDDABLE_NETWORKS, parseLimitOverrides, parseOrigins } from './embed-rules.ts';
 import { audit, limitsOf, type Actor, type EmbedContext } from './embed-context.ts';
 
+/** Whether the operator has enabled embedding for the organization (the web app's organization summary). */
+export async function embeddingEnabled(db: Kysely<Database>, orgId: string): Promise<boolean> {
+  return (await getEmbedSettings(db, orgId)).enabled === 1;
+}
+
 export interface EmbedSettingsView {
   enabled: boolean;
   seats: number;

@@ -2,13 +2,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/credentials.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { signingKeyLoader, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
-import { databaseEphemeralStore, redisEphemeralStore } from '../../store/embed-ephemeral.ts';
+import { createEmbedContext, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
 
-export function createEmbedContext(app: FastifyInstance): EmbedContext {
-  const cfg = app.config;
-  const state = app.redis ? redisEphemeralStore(app.redis, cfg.embed.redisPrefix) : databaseEphemeralStore(app.database.db);
-  return { db: app.database.db, config: cfg, state, now: () => app.now(), signingKey: signingKeyLoader(app.database.db, cfg) };
+/** The embedding context of an app (domain/embed-context.ts). */
+export function embedContextOf(app: FastifyInstance): EmbedContext {
+  return createEmbedContext({ db: app.database.db, config: app.config, redis: app.redis, now: () => app.now() });
 }
 
 /** The organization of an organization-owned credential (embedding calls need one: API.md Authentication 7). */
