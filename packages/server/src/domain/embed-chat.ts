@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { NetworkJSON } from '@netloom/engine';
-import { DomainError } from './errors.ts';
+import { DomainError, invalidArgs } from './errors.ts';
 import { audit, limitsOf, RateLimitedError, type EmbedContext } from './embed-context.ts';
 import type { LiveSession } from './embed-sessions.ts';
 import { defaultPresetQuestions, ProviderError, type Assistant, type AssistantAction, type MetricValues } from './assistant/index.ts';
@@ -157,7 +157,7 @@ export function parsePresetQuestions(value: unknown): string[] | null {
     if (typeof q !== 'string' || q.trim() === '' || q.length > PRESET_MAX_CHARS) problems.push({ path: `/presetQuestions/${i}`, message: `must be a non-empty String of at most ${PRESET_MAX_CHARS} characters` });
     else if (!out.some((o) => normQuestion(o) === normQuestion(q))) out.push(q.trim());
   });
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1).replaceAll('/', '.')}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgs(problems);
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { EmbedLimits } from '../config.ts';
 import type { ChatAccess, EmbedHeader, EmbedOrgPermission, SharePermission } from '../store/schema.ts';
-import { DomainError, type DomainErrorItem } from './errors.ts';
+import { DomainError, invalidArgs, type DomainErrorItem } from './errors.ts';
 
 export const CHAT_ACCESS: readonly ChatAccess[] = ['off', 'presetOnly', 'full'];
 export const ORG_PERMISSIONS: readonly EmbedOrgPermission[] = ['Access-only', 'Simplified Access-only', 'Standard User'];
@@ -81,8 +81,7 @@ export interface NormalizedUi {
 }
 
 function invalid(problems: DomainErrorItem[]): DomainError {
-  const first = problems[0];
-  return new DomainError('INVALID_ARGS', `${first.path.replace(/^\//, '').replaceAll('/', '.')}: ${first.message}`, problems.slice(0, 100));
+  return invalidArgs(problems);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Builds the embedding context of an app (Redis-backed when REDIS_URL is set) and route helpers. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/credentials.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError, invalidArgs } from '../../domain/errors.ts';
 import { createEmbedContext, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
 
 /** The embedding context of an app (domain/embed-context.ts). */
@@ -28,6 +28,6 @@ export function paging(q: { limit?: string; offset?: string }, max = 500): { lim
   };
   const limit = num(q.limit, 50, 1, max, 'limit');
   const offset = num(q.offset, 0, 0, 1e9, 'offset');
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1).replace('/', '.')}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgs(problems);
   return { limit, offset };
 }
