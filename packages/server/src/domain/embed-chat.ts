@@ -22,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { NetworkJSON } from '@netloom/engine';
+import { LIMITS, type ChatUnavailableReason } from '@netloom/protocol';
 import { DomainError, invalidArgs } from './errors.ts';
 import { audit, limitsOf, RateLimitedError, type EmbedContext } from './embed-context.ts';
 import type { LiveSession } from './embed-sessions.ts';
@@ -35,7 +36,8 @@ import {
 
 const gunzipAsync = promisify(gunzip);
 
-export const CHAT_MAX_CHARS = 4_000;
+/** A question's length limit: the SDK, the viewer and the server share it (@netloom/protocol LIMITS). */
+export const CHAT_MAX_CHARS = LIMITS.chatMaxChars;
 export const MAX_PRESETS = 20;
 export const PRESET_MAX_CHARS = 500;
 export const MAX_WAIT_MS = 25_000;
@@ -91,7 +93,7 @@ async function loadNetwork(ctx: EmbedContext, networkId: string): Promise<{ json
 
 /* ---------------------------------------------------------------- gates */
 
-export type ChatUnavailableReason = 'hidden' | 'chat-access-off' | 'organization-off' | 'allowance-spent';
+export type { ChatUnavailableReason };
 
 export interface Allowance {
   limit: number;

@@ -4,6 +4,7 @@
  * `NETLOOM_EMBED_DATA_LINK_TTL_MS`, 5 min by default), and the network JSON behind such a link. The
  * routes (routes/viewer/index.ts) authenticate the viewer and send what these return.
  */
+import type { SessionInfo } from '@netloom/protocol';
 import { getNetwork, getNetworkJSONGzip } from '../store/networks.ts';
 import type { EmbedContext } from './embed-context.ts';
 import type { LiveSession } from './embed-sessions.ts';
@@ -14,7 +15,7 @@ import { DomainError } from './errors.ts';
 type AuthenticatedViewer = LiveSession & { accessTokenExpiresAt: number };
 
 /** `GET /embed/viewer/session`: who is viewing what, with which capabilities, until when. */
-export async function viewerSessionInfo(ctx: EmbedContext, live: AuthenticatedViewer) {
+export async function viewerSessionInfo(ctx: EmbedContext, live: AuthenticatedViewer): Promise<SessionInfo> {
   const net = await getNetwork(ctx.db, live.session.network_id);
   const edit = live.permission === 'Edit';
   // The chat this viewer can use now: every gate of the chat routes (ui.aiChat, chatAccess, the
@@ -41,7 +42,7 @@ export async function viewerSessionInfo(ctx: EmbedContext, live: AuthenticatedVi
     origin: live.session.origin,
     expiresAt: live.session.expires_at,
     accessTokenExpiresAt: new Date(live.accessTokenExpiresAt).toISOString(),
-  };
+  } satisfies SessionInfo;
 }
 
 /** `POST /embed/viewer/heartbeat`: when the session ends at the latest, and when it would end if idle from now. */
