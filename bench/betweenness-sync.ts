@@ -13,7 +13,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { barabasiAlbert } from './kernels-paths.ts';
 import { buildGraph } from '../packages/engine/src/graph/build.ts';
 import type { NetworkJSON } from '../packages/engine/src/graph/network-json.ts';
-import { allNodes, shardSources } from '../packages/engine/src/kernels/sssp.ts';
+import { allNodes, shardSources } from '../packages/engine/src/kernels/sources.ts';
 import { brandes } from '../packages/engine/src/kernels/brandes.ts';
 
 const args = process.argv.slice(2);

@@ -4,7 +4,9 @@
 import { buildGraph } from '../packages/engine/src/graph/build.ts';
 import type { NetworkJSON } from '../packages/engine/src/graph/network-json.ts';
 import { createRng } from '../packages/engine/src/kernels/random.ts';
-import { allNodes, bfsDistanceSums, dijkstraDistanceSums, bitBfsTargetSums, localityOrder } from '../packages/engine/src/kernels/sssp.ts';
+import { allNodes, localityOrder } from '../packages/engine/src/kernels/sources.ts';
+import { bfsDistanceSums, dijkstraDistanceSums } from '../packages/engine/src/kernels/distance-sums.ts';
+import { bitBfsTargetSums } from '../packages/engine/src/kernels/bit-bfs.ts';
 import { brandes, load } from '../packages/engine/src/kernels/brandes.ts';
 import { currentFlowClosenessAll } from '../packages/engine/src/kernels/current-flow.ts';
 import { runMetric } from '../packages/engine/src/metrics/run.ts';

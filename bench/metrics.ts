@@ -20,7 +20,8 @@ import { buildGraph } from '../packages/engine/src/graph/build.ts';
 import { arcsToCsr } from '../packages/engine/src/graph/csr.ts';
 import type { NetworkJSON } from '../packages/engine/src/graph/network-json.ts';
 import { createRng } from '../packages/engine/src/kernels/random.ts';
-import { allNodes, bitBfsTargetSums, localityOrder, shardBlocks, shardSources } from '../packages/engine/src/kernels/sssp.ts';
+import { allNodes, localityOrder, shardBlocks, shardSources } from '../packages/engine/src/kernels/sources.ts';
+import { bitBfsTargetSums } from '../packages/engine/src/kernels/bit-bfs.ts';
 import { brandes } from '../packages/engine/src/kernels/brandes.ts';
 import { louvain } from '../packages/engine/src/kernels/louvain.ts';
 

@@ -57,7 +57,7 @@ export function metricsDoc(): string {
     'carries exactly one of `networkId` (a stored network: node results are written onto its nodes) or',
     '`networkJSON` (results are returned), plus `isDirected` (Boolean, default true) with `networkJSON`.',
     'Unknown parameters are refused with 400 `INVALID_ARGS`. Semantics: NetworkX 3.6 on the graph of',
-    'DECISIONS.md §4.1 unless stated; see each metric file\'s header for definitions and deviations.',
+    'docs/spec/decisions.md §4.1 unless stated; see each metric file\'s header for definitions and deviations.',
     'Responses: network metrics answer a bare JSON number; node metrics answer',
     '`{ "values": { "<Attribute>": { "<nodeId>": value } }, "meta": { metric, parameters, seed?, nodeCount,',
     'edgeCount, elapsedMs, engineVersion, ... } }` (with `networkId`: `{ _id, networkUUID, attributes, meta }`).',

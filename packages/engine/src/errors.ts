@@ -1,5 +1,5 @@
 /**
- * Errors raised by the engine. They carry the stable problem `code` of DECISIONS.md §1 and the
+ * Errors raised by the engine. They carry the stable problem `code` of docs/spec/decisions.md §1 and the
  * HTTP status the server should answer with, so the server maps them without knowing the engine.
  */
 export type EngineErrorCode = 'INVALID_ARGS' | 'NOT_CONVERGED' | 'METRIC_TIMEOUT' | 'PAYLOAD_TOO_LARGE' | 'CANCELLED';

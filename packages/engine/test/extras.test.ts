@@ -1,4 +1,4 @@
-// Property and error tests of the Polinode-specific metrics (METRICS-EXTRA.md): antiCommunities,
+// Property and error tests of the Polinode-specific metrics (docs/spec/metrics-extra.md): antiCommunities,
 // corePeriphery, complexCentrality, brokerage, identifyInfluencers, informal*. Exact values of the
 // deterministic ones are checked by fixtures/extras.json (oracle/fx_extras.py) in conformance.test.ts.
 import { test } from 'node:test';
@@ -178,7 +178,7 @@ test('complexCentrality: 1 ≤ reach ≤ component size, PL ≥ 0, deterministic
 });
 
 // ------------------------------------------------------------------ brokerage
-test('brokerage: worked example of METRICS-EXTRA.md', () => {
+test('brokerage: worked example of docs/spec/metrics-extra.md', () => {
   const network: NetworkJSON = {
     nodes: 'ABCDEF'.split('').map((id) => ({ id })),
     edges: [['A', 'B'], ['B', 'C'], ['D', 'B'], ['E', 'B'], ['B', 'F'], ['A', 'F']].map(([s, t], i) => ({ id: i, source: s, target: t })),

@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { buildGraph } from '../src/graph/build.ts';
 import type { NetworkJSON } from '../src/graph/network-json.ts';
 import { createRng } from '../src/kernels/random.ts';
-import { allNodes, bfsDistanceSums, bitBfsTargetSums, dijkstraDistanceSums, localityOrder } from '../src/kernels/sssp.ts';
+import { allNodes, localityOrder } from '../src/kernels/sources.ts';
+import { bfsDistanceSums, dijkstraDistanceSums } from '../src/kernels/distance-sums.ts';
+import { bitBfsTargetSums } from '../src/kernels/bit-bfs.ts';
 import { brandes, load } from '../src/kernels/brandes.ts';
 import { currentFlowClosenessAll } from '../src/kernels/current-flow.ts';
 import { runMetric } from '../src/metrics/run.ts';
@@ -115,7 +117,7 @@ test('parameters are validated: unknown keys and out-of-range kPercent are refus
 
 test('Dijkstra kernels: bucket queue (small integer weights) agrees with the binary heap (same weights halved)', async () => {
   const { brandes: br, load: ld } = await import('../src/kernels/brandes.ts');
-  const { dijkstraQueue, BucketQueue, IndexedHeap } = await import('../src/kernels/sssp.ts');
+  const { dijkstraQueue, BucketQueue, IndexedHeap } = await import('../src/kernels/queues.ts');
   for (const directed of [true, false]) {
     const net = randomNetwork(250, 700, 17);
     const gi = buildGraph(net, { directed, weight: 'weight', selfLoops: false });

@@ -209,7 +209,7 @@ const ENTRIES: Entry[] = [
     params: optRecord({ attribute: fc.constantFrom('group', 'team', 'missing'), metricEdgeWeights: weightsArb }, ['attribute']),
   },
   { name: 'kCliqueCommunities', metric: 'kCliqueCommunities', tol: 0, params: optRecord({ kCliqueCommunities: fc.integer({ min: 2, max: 4 }) }) },
-  // --- METRICS-EXTRA.md
+  // --- docs/spec/metrics-extra.md
   {
     name: 'brokerage',
     metric: 'brokerage',

@@ -1,6 +1,6 @@
 /**
- * SDK error codes (API.md "SDK error codes"), each with the condition that raises it. `EmbedError.code`
- * is always one of these. Conditions API.md leaves open are settled here and documented in
+ * SDK error codes (docs/spec/api.md "SDK error codes"), each with the condition that raises it. `EmbedError.code`
+ * is always one of these. Conditions docs/spec/api.md leaves open are settled here and documented in
  * docs/embed-sdk.md (generated from this registry).
  */
 export const ERROR_CODES = {

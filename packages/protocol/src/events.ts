@@ -1,5 +1,5 @@
 /**
- * Events the viewer emits to the host (API.md "Events"), with the payloads API.md leaves open settled.
+ * Events the viewer emits to the host (docs/spec/api.md "Events"), with the payloads docs/spec/api.md leaves open settled.
  * Every event payload also carries `revision` (added by the viewer when it emits).
  */
 import type { WireError } from './errors.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { COMMANDS, COMMAND_NAMES, EVENT_NAMES, ERROR_CODE_NAMES, isCommandName, isProtocolMessage, message, PROTOCOL_VERSION, type RequestMessage } from './index.ts';
 
-test('every command of API.md is in the registry, namespaced', () => {
+test('every command of docs/spec/api.md is in the registry, namespaced', () => {
   const api = ['session.info', 'state.get', 'network.info', 'views.list', 'views.open', 'views.save', 'views.update',
     'layers.filter', 'layers.color', 'layers.size', 'layers.remove', 'layers.clear', 'nodes.find', 'nodes.get',
     'nodes.focus', 'nodes.select', 'nodes.clearSelection', 'camera.fit', 'chat.ask', 'chat.messages', 'chat.open',
@@ -18,7 +18,7 @@ test('every command of API.md is in the registry, namespaced', () => {
   assert.ok(!isCommandName('toString'));
 });
 
-test('events and error codes match API.md', () => {
+test('events and error codes match docs/spec/api.md', () => {
   assert.deepEqual([...EVENT_NAMES].sort(), ['busy', 'chat.question', 'chat.reply', 'error', 'node.clicked', 'ready', 'selection.changed', 'session.expired', 'state.changed']);
   assert.deepEqual([...ERROR_CODE_NAMES].sort(), ['AMBIGUOUS_NODE', 'CANCELLED', 'INTERNAL', 'INVALID_ARGS', 'NOT_FOUND', 'NOT_PERMITTED', 'RATE_LIMITED', 'SESSION_EXPIRED', 'STALE_STATE', 'TIMEOUT', 'UNKNOWN_COMMAND']);
 });

@@ -6,7 +6,7 @@ import type { ChatAccess, ChatUnavailableReason, EmbedHeader } from './viewer-co
 export type AttributeValue = string | number;
 export type Attributes = Record<string, AttributeValue>;
 
-/** A node reference (API.md Rules 1): by id, or by label (the `name` attribute, else the id). */
+/** A node reference (docs/spec/api.md Rules 1): by id, or by label (the `name` attribute, else the id). */
 export type NodeRef = { id: string | number } | { label: string };
 
 export type RefStatus = 'resolved' | 'ambiguous' | 'fuzzy' | 'hidden' | 'not_found';

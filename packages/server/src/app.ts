@@ -20,8 +20,11 @@ import { registerDecompression } from './http/decompress.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { withOperationId } from './http/operation-ids.ts';
+import { documentFor, isWebAppPath } from './http/openapi-documents.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
 import { registerAuth } from './http/auth.ts';
+import { authFailureLimiter } from './http/auth-failures.ts';
+import { databaseCounters, redisCounters } from './store/rate-limits.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -30,6 +33,7 @@ import { webAssetRoutes } from './routes/web-assets.ts';
 import { networkRoutes } from './routes/networks/index.ts';
 import { networkFileRoutes } from './routes/networks/files.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
+import { jobRoutes, registerJobWorker } from './routes/jobs.ts';
 import { embedRoutes } from './routes/embed/index.ts';
 import { embedContextOf } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
@@ -144,7 +148,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerJsonBody(app);
   registerNulGuard(app);
   registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes });
-  registerAuth(app, database.db, config.publicUrl);
+  const counters = redis ? redisCounters(redis, `${config.embed.redisPrefix}rl:`) : databaseCounters(database.db, 'rl:');
+  app.decorate('authFailures', authFailureLimiter(counters, config.limits.authFailuresPerIpPerHour, () => app.now()));
+  registerAuth(app, database.db, config.publicUrl, app.authFailures);
   await registerWebSessions(app);
   await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis, redisPrefix: config.embed.redisPrefix });
   await app.register(compress, { globalCompression: true, globalDecompression: false, encodings: ['br', 'gzip', 'deflate'], threshold: 1024, brotliOptions: { params: { 1: 4 } }, zlibOptions: { level: 5 } });
@@ -170,7 +176,22 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/api/v2/docs', uiConfig: { docExpansion: 'list' } });
-  app.get('/api/v2/openapi.json', { schema: { hide: true }, config: { auth: { skip: true } } }, async () => app.swagger());
+  // Two documents from one description (http/openapi-documents.ts): the public API, and apart from it the
+  // web application's session endpoints. Made once, on first request (every route is registered by then).
+  let publicDoc: object | undefined;
+  let webAppDoc: object | undefined;
+  const full = () => app.swagger() as unknown as Record<string, unknown>;
+  app.get('/api/v2/openapi.json', { schema: { hide: true }, config: { auth: { skip: true } } }, async () => {
+    publicDoc ??= documentFor(full(), (path) => !isWebAppPath(path), {});
+    return publicDoc;
+  });
+  app.get('/app/api/openapi.json', { schema: { hide: true }, config: { auth: { skip: true } } }, async () => {
+    webAppDoc ??= documentFor(full(), isWebAppPath, {
+      title: 'Netloom web application API',
+      description: "The web application's own endpoints (cookie session + CSRF token; docs/web-app.md). Not an API for integrations: use the Netloom API (/api/v2/openapi.json).",
+    });
+    return webAppDoc;
+  });
 
   await app.register(healthRoutes);
   await app.register(docsRoutes);
@@ -179,7 +200,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(networkRoutes, { prefix: '/api/v2' });
   await app.register(networkFileRoutes, { prefix: '/api/v2' });
   registerMetricPool(app, config);
+  registerJobWorker(app);
   await app.register(metricRoutes, { prefix: '/api/v2' });
+  await app.register(jobRoutes, { prefix: '/api/v2' });
   // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
   const embedContext = embedContextOf(app);
   await app.register(embedRoutes, { ctx: embedContext });

@@ -1,5 +1,5 @@
 /**
- * Configuration from the environment, shared by the server and the CLI. Every limit of DECISIONS.md is
+ * Configuration from the environment, shared by the server and the CLI. Every limit of docs/spec/decisions.md is
  * configurable here. `loadConfig(env)` validates and returns a frozen object; tests pass overrides.
  */
 import { isIP } from 'node:net';
@@ -37,6 +37,8 @@ export interface Config {
   limits: {
     /** Requests per hour per credential outside embedding. */
     requestsPerHour: number;
+    /** NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR: refused credentials from one address per hour before 429 (300). */
+    authFailuresPerIpPerHour: number;
     /** Compressed body limit in bytes. */
     maxBodyBytes: number;
     /** Decompressed body limit in bytes. */
@@ -51,12 +53,36 @@ export interface Config {
   plans: Record<Plan, PlanLimits>;
   /** Create the first owner account on an empty database. */
   bootstrapOwner: boolean;
-  /** Embedding (API.md Embedding, DECISIONS.md §5); see docs/embedding-api.md. */
+  /** Embedding (docs/spec/api.md Embedding, docs/spec/decisions.md §5); see docs/embedding-api.md. */
   embed: EmbedConfig;
   /** AI chat of embedded viewers (docs/embedding-api.md, chat). */
   ai: AiConfig;
   /** Web application accounts and sessions (docs/web-app.md). */
   web: WebConfig;
+  /** Metric jobs and their workers (docs/jobs.md). */
+  jobs: JobsConfig;
+}
+
+/** Metric jobs (docs/jobs.md). */
+export interface JobsConfig {
+  /** NETLOOM_WORKERS: jobs the API process itself runs at once (0 = none: only `netloom worker` processes run jobs). Default 1. */
+  apiWorkers: number;
+  /** NETLOOM_JOB_TIMEOUT_MS: a job's compute limit (1 hour). */
+  timeoutMs: number;
+  /** NETLOOM_JOB_RETENTION_MS: how long a finished job and its result are kept (7 days). */
+  retentionMs: number;
+  /** NETLOOM_JOB_LEASE_MS: a worker that has not renewed its claim for this long is presumed dead and its job is taken again (15 s). */
+  leaseMs: number;
+  /** NETLOOM_JOB_HEARTBEAT_MS: how often a worker renews its claim, records progress and notices a cancel (500 ms). */
+  heartbeatMs: number;
+  /** NETLOOM_JOB_POLL_MS: how often an idle worker looks for work (500 ms; a job submitted to the same process wakes it at once). */
+  pollMs: number;
+  /** NETLOOM_JOB_SHARD_MIN_NODES: source-loop metrics on networks with at least this many nodes are split into shard jobs (20,000). */
+  shardMinNodes: number;
+  /** NETLOOM_JOB_SHARD_SOURCES: sources per shard (5,000; at most 64 shards, at least 2). */
+  shardSources: number;
+  /** NETLOOM_JOB_MAX_ACTIVE: queued or running jobs one user (or organization) may have (100); more → 429. */
+  maxActivePerOwner: number;
 }
 
 /** Web-app sessions and sign-in throttling (docs/web-app.md). */
@@ -73,7 +99,7 @@ export interface WebConfig {
   signInFailuresPerIp: number;
 }
 
-/** Hourly embedding limits of an organization (API.md Limits); the operator may override them per organization. */
+/** Hourly embedding limits of an organization (docs/spec/api.md Limits); the operator may override them per organization. */
 export interface EmbedLimits {
   /** Provisioning, grants and session creation per organization per hour (600). */
   provisioningPerHour: number;
@@ -168,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustedProxies: parseTrustedProxies(env.NETLOOM_TRUSTED_PROXIES),
     limits: {
       requestsPerHour: int(env, 'NETLOOM_RATE_LIMIT_PER_HOUR', 6000, 1),
+      authFailuresPerIpPerHour: int(env, 'NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR', 300, 1),
       maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),
       maxInflatedBytes: int(env, 'NETLOOM_MAX_INFLATED_BYTES', 256 * 1024 * 1024, 1),
       maxNodes: int(env, 'NETLOOM_MAX_NODES', 1_000_000, 1),
@@ -214,6 +241,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       signInWindowMs: int(env, 'NETLOOM_WEB_SIGNIN_WINDOW_MS', 15 * 60_000, 1000),
       signInFailuresPerAccount: int(env, 'NETLOOM_WEB_SIGNIN_FAILURES_PER_ACCOUNT', 10, 1),
       signInFailuresPerIp: int(env, 'NETLOOM_WEB_SIGNIN_FAILURES_PER_IP', 50, 1),
+    },
+    jobs: {
+      apiWorkers: int(env, 'NETLOOM_WORKERS', 1, 0),
+      timeoutMs: int(env, 'NETLOOM_JOB_TIMEOUT_MS', 3_600_000, 1),
+      retentionMs: int(env, 'NETLOOM_JOB_RETENTION_MS', 7 * 24 * 3_600_000, 1),
+      leaseMs: int(env, 'NETLOOM_JOB_LEASE_MS', 15_000, 200),
+      heartbeatMs: int(env, 'NETLOOM_JOB_HEARTBEAT_MS', 500, 50),
+      pollMs: int(env, 'NETLOOM_JOB_POLL_MS', 500, 10),
+      shardMinNodes: int(env, 'NETLOOM_JOB_SHARD_MIN_NODES', 20_000, 2),
+      shardSources: int(env, 'NETLOOM_JOB_SHARD_SOURCES', 5_000, 1),
+      maxActivePerOwner: int(env, 'NETLOOM_JOB_MAX_ACTIVE', 100, 1),
     },
     ...overrides,
   };

@@ -15,6 +15,7 @@ type Json = Record<string, any>;
 const CHANGED_BY_ANY_EDIT = ['networkUUID', 'modified', 'nodeCount', 'edgeCount', 'name'];
 
 function unchangedExcept(before: Json, after: Json, sent: string[]): void {
+  for (const key of Object.keys(after)) assert.ok(key in before || sent.includes(key), `${key} appeared although the client did not send it`);
   for (const key of Object.keys(before)) {
     if (CHANGED_BY_ANY_EDIT.includes(key) || sent.includes(key)) continue;
     assert.deepEqual(after[key], before[key], `${key} changed although the client did not send it`);
@@ -124,6 +125,7 @@ for (const dialect of DIALECTS) {
       assert.equal(stored.networkJSON.edges[0].attributes.Visible, 'true');
 
       // weighted degree (strength) with Gephi's `Weight`: n0 = 2.5 + 4
+      const beforeMetric = await get(id);
       const metric = await fetch(`${base}/metrics/nodes/inDegree`, {
         method: 'POST',
         headers: { authorization: bearerAuth, 'content-type': 'application/json' },
@@ -134,6 +136,24 @@ for (const dialect of DIALECTS) {
       assert.equal(m.meta.weightAttribute, 'Weight');
       const after = await get(id);
       assert.equal(after.networkJSON.nodes[0].attributes['In Degree'], 6.5);
+      // writing the metric changed the nodes' attributes, nothing the exporter set
+      unchangedExcept(beforeMetric, after, ['networkJSON']);
+      assert.equal(after.isDirected, false);
+      assert.equal(after.description, 'Exported from Gephi');
+
+      // the exporter's "update existing network": PUT {name, networkJSON} (Basic, charset in the type)
+      const reexport = await fetch(`${base}/networks/${id}`, {
+        method: 'PUT',
+        headers: { authorization: basicAuth, 'content-type': 'application/json; charset=UTF-8' },
+        body: JSON.stringify({ name: 'Gephi export', networkJSON }),
+      });
+      assert.equal(reexport.status, 200, await reexport.clone().text());
+      const afterPut = await get(id);
+      unchangedExcept(after, afterPut, ['networkJSON']);
+      assert.equal(afterPut.isDirected, false, 'an undirected network stays undirected');
+      assert.equal(afterPut.status, 'Private');
+      assert.equal(afterPut.description, 'Exported from Gephi');
+      assert.equal(afterPut.networkJSON.nodes[0].attributes.Member, 'true');
       // posted network JSON too, and `weight` wins when present
       const posted = await fetch(`${base}/metrics/nodes/inDegree`, {
         method: 'POST',

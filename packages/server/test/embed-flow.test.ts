@@ -1,4 +1,4 @@
-// The full host flow of API.md through real HTTP, on SQLite and PostgreSQL: provision → grant → session →
+// The full host flow of docs/spec/api.md through real HTTP, on SQLite and PostgreSQL: provision → grant → session →
 // launch token → exchange → viewer calls → revoke → every later call 410.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
       await f.t.member(f.orgId, plain.id, 'Standard User');
       assert.equal((await f.app.inject({ method: 'GET', url: '/api/v2/organization/members', headers: bearer(await f.t.token(plain.id)) })).statusCode, 403);
       assert.equal((await f.app.inject({ method: 'GET', url: '/api/v2/organization/members', headers: bearer(userOwned) })).statusCode, 200);
-      // … and the credential needs employees:read: names, e-mails and roles are people data (docs/api/decisions.md).
+      // … and the credential needs employees:read: names, e-mails and roles are people data (docs/spec/decisions.md §9).
       const metricsOnly = await f.t.token(f.ownerId, { orgId: f.orgId, scopes: ['metrics:write', 'networks:read'] });
       const refused = await f.app.inject({ method: 'GET', url: '/api/v2/organization/members', headers: bearer(metricsOnly) });
       assert.equal(refused.statusCode, 403, refused.body);

@@ -159,7 +159,7 @@ for (const dialect of DIALECTS) {
       assert.equal(fs.json().errors[0].path, '/embeddableNetworkIds/0');
       assert.equal((await f.host('PUT', `/api/v2/embed/users/e1/networks/${foreign}`, { permission: 'View' })).statusCode, 404);
       // The data-disclosure acknowledgement is recorded (and can be withdrawn) but does not gate
-      // embeddability: by default all owned networks are embeddable (API.md).
+      // embeddability: by default all owned networks are embeddable (docs/spec/api.md).
       const wd = await f.host('PUT', '/api/v2/embed/settings', { allOwnedNetworks: true, dataDisclosureAccepted: false });
       assert.equal(wd.statusCode, 200);
       assert.equal(wd.json().dataDisclosureAccepted, false);

@@ -153,6 +153,25 @@ describe('metrics API', () => {
     assert.equal(notJson.statusCode, 400);
   });
 
+  test('eigenvector centrality of a network with no nodes: 400 problem naming the cause (NetworkX refuses the null graph)', async () => {
+    const check = (res: { statusCode: number; headers: Record<string, unknown>; json: () => Record<string, unknown> }) => {
+      assert.equal(res.statusCode, 400);
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+      const body = res.json();
+      assert.equal(body.code, 'INVALID_ARGS');
+      assert.match(String(body.message), /eigenvector centrality is not defined for a network with no nodes/);
+      assert.deepEqual((body.errors as { path: string }[]).map((e) => e.path), ['/networkJSON/nodes']);
+    };
+    check(await post('eigenvectorCentrality', { networkJSON: { nodes: [], edges: [] } }));
+    const created = await t.app.inject({ method: 'POST', url: '/api/v2/networks', headers: bearer(token), payload: { name: 'empty', networkJSON: { nodes: [] } } });
+    assert.ok(created.statusCode === 200 || created.statusCode === 201, created.body);
+    check(await post('eigenvectorCentrality', { networkId: created.json()._id }));
+    // Katz and PageRank score no node, as NetworkX returns empty dicts
+    const katz = await post('katzCentrality', { networkJSON: { nodes: [], edges: [] } });
+    assert.equal(katz.statusCode, 200, katz.body);
+    assert.deepEqual(katz.json().values, { 'Katz Centrality': {} });
+  });
+
   test('scopes: metrics:write; with networkId also networks:read and networks:write', async () => {
     const created = await t.app.inject({ method: 'POST', url: '/api/v2/networks', headers: bearer(token), payload: { name: 's', networkJSON: teamNetwork() } });
     const id = created.json()._id;

@@ -2,7 +2,7 @@
  * The viewer's one graph model, built once from the session's network JSON: ids (as strings), labels
  * (the `name` attribute, else the id), attributes, positions (x/y, or equally spread on a circle when
  * absent), images, edges, attribute types. Immutable after build; layers and selection live in
- * ViewerState and only produce display attributes (ARCHITECTURE convention 10). No DOM.
+ * ViewerState and only produce display attributes (docs/architecture.md, "Conventions"). No DOM.
  */
 import type { AttributeType, Attributes, NetworkInfo, NodeSummary } from '@netloom/protocol';
 import { circlePoint } from './layout/arrange.ts';

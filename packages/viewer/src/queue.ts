@@ -1,5 +1,5 @@
 /**
- * The one command queue (API.md Rules 2): host commands and the viewer's own clicks run one at a time
+ * The one command queue (docs/spec/api.md Rules 2): host commands and the viewer's own clicks run one at a time
  * in arrival order. At most 20 host commands may be pending (queued or running); one more fails with
  * RATE_LIMITED at once. Each task has a deadline counted from arrival: past it, a queued task is
  * dropped and a running one aborted, with TIMEOUT. cancel(id) rejects a queued or running task with

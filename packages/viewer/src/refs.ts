@@ -1,5 +1,5 @@
 /**
- * Node references `{ id }` / `{ label }` (API.md Rules 1) → resolved / ambiguous / fuzzy / hidden /
+ * Node references `{ id }` / `{ label }` (docs/spec/api.md Rules 1) → resolved / ambiguous / fuzzy / hidden /
  * not_found. Labels: an exact match among visible nodes wins (one → resolved, several → ambiguous);
  * else exact matches that are all hidden → hidden; else approximate matches among visible nodes →
  * fuzzy (normalised equality: case, accents, spacing; then edit distance ≤ 2 on labels of 4+

@@ -1,5 +1,5 @@
 /**
- * Access-token lifecycle (API.md Authentication 8). The viewer holds its access token in memory only.
+ * Access-token lifecycle (docs/spec/api.md Authentication 8). The viewer holds its access token in memory only.
  * It asks the SDK for a launch token (→ host backend) on load, and again before the 15-minute token
  * expires, but only if the viewer or host code has been active since the last token; otherwise the
  * token lapses and the next activity fetches a new one on demand. No DOM.

@@ -48,7 +48,7 @@ test('a host page on another origin embeds a session and drives the viewer throu
   assert.equal(typeof revision, 'number');
   assert.equal(env.launchTokensIssued.length, 1, 'one launch token, obtained through getLaunchToken');
 
-  // The iframe: sandbox and referrer policy as API.md requires.
+  // The iframe: sandbox and referrer policy as docs/spec/api.md requires.
   const attrs = await page.locator('#viewer iframe').evaluate((f) => ({ sandbox: f.getAttribute('sandbox'), referrer: f.getAttribute('referrerpolicy'), src: f.getAttribute('src') }));
   assert.equal(attrs.sandbox, 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox');
   assert.equal(attrs.referrer, 'no-referrer');

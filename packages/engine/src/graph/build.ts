@@ -1,5 +1,5 @@
 /**
- * Network JSON -> CSR graph, following DECISIONS.md §4.1:
+ * Network JSON -> CSR graph, following docs/spec/decisions.md §4.1:
  * - node order = order of `nodes`; ids compared by string form;
  * - directed iff the network is directed and the metric keeps direction;
  * - parallel (and, undirected, reciprocal) edges merge; with weights their weights are summed,

@@ -3,7 +3,7 @@
  *
  * Nodes are integer indices 0..n-1 in the order of `networkJSON.nodes`; `ids[i]` is the string form of
  * node i's id. Adjacency lists are sorted by neighbour index and hold each neighbour once: parallel edges
- * (and, when undirected, reciprocal edges) are merged and their weights summed (DECISIONS.md §4.1).
+ * (and, when undirected, reciprocal edges) are merged and their weights summed (docs/spec/decisions.md §4.1).
  *
  * Undirected graphs: `out*` and `in*` are the same arrays; every edge {u,v} with u != v appears in both
  * lists, a self-loop {u,u} appears once in u's list (as NetworkX's G[u][u]).
@@ -122,4 +122,58 @@ export function outDegree(g: Graph, u: number): number {
 }
 export function inDegree(g: Graph, u: number): number {
   return g.inOff[u + 1] - g.inOff[u];
+}
+
+/**
+ * The undirected view of a directed graph's rows: node u's row is the sorted merge of its successor and
+ * predecessor rows, each neighbour once; the value of a neighbour v is f(w_uv) + f(w_vu) when both
+ * arcs exist (a self-loop is in both rows: f(w) + f(w)), else f of the one arc's weight. `recip[u]`
+ * counts the neighbours present in both rows (reciprocated ties; a self-loop counts).
+ * Used by directed clustering (s_uv = ŵ_uv + ŵ_vu) and structural holes (M = A + Aᵀ).
+ */
+export function mergedInOutRows(g: Graph, f: (w: number) => number): { off: Int32Array; adj: Int32Array; val: Float64Array; recip: Int32Array } {
+  const n = g.n;
+  const { outOff, outAdj, outW, inOff, inAdj, inW } = g;
+  const off = new Int32Array(n + 1);
+  const recip = new Int32Array(n);
+  for (let u = 0; u < n; u++) {
+    let a = outOff[u];
+    const ae = outOff[u + 1];
+    let b = inOff[u];
+    const be = inOff[u + 1];
+    let c = 0;
+    while (a < ae || b < be) {
+      if (b >= be || (a < ae && outAdj[a] < inAdj[b])) a++;
+      else if (a >= ae || inAdj[b] < outAdj[a]) b++;
+      else {
+        a++;
+        b++;
+        recip[u]++;
+      }
+      c++;
+    }
+    off[u + 1] = off[u] + c;
+  }
+  const adj = new Int32Array(off[n]);
+  const val = new Float64Array(off[n]);
+  for (let u = 0; u < n; u++) {
+    let a = outOff[u];
+    const ae = outOff[u + 1];
+    let b = inOff[u];
+    const be = inOff[u + 1];
+    let q = off[u];
+    while (a < ae || b < be) {
+      if (b >= be || (a < ae && outAdj[a] < inAdj[b])) {
+        adj[q] = outAdj[a];
+        val[q++] = f(outW[a++]);
+      } else if (a >= ae || inAdj[b] < outAdj[a]) {
+        adj[q] = inAdj[b];
+        val[q++] = f(inW[b++]);
+      } else {
+        adj[q] = outAdj[a];
+        val[q++] = f(outW[a++]) + f(inW[b++]);
+      }
+    }
+  }
+  return { off, adj, val, recip };
 }

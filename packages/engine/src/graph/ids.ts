@@ -1,5 +1,5 @@
 /**
- * Id interning for node and edge ids. Ids are compared by their string form (DECISIONS.md §4.1):
+ * Id interning for node and edge ids. Ids are compared by their string form (docs/spec/decisions.md §4.1):
  * the Number 7 and the String "7" are the same id, 1.5 is "1.5", 1e21 is "1e+21".
  *
  * Speed matters here: a 1M-node / 5M-edge network resolves 10M endpoints, and `Map.get(String(id))`

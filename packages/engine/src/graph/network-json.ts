@@ -1,6 +1,6 @@
 /**
- * Network JSON: the wire format of API.md "Network JSON", with the attribute rules of API.md and
- * DECISIONS.md §3. `validateNetworkJSON` reports every problem (capped) with JSON pointers and returns
+ * Network JSON: the wire format of docs/spec/api.md "Network JSON", with the attribute rules of docs/spec/api.md and
+ * docs/spec/decisions.md §3. `validateNetworkJSON` reports every problem (capped) with JSON pointers and returns
  * the cleaned network (empty/null attributes dropped) that is stored and handed to metrics.
  */
 import { IdIndex } from './ids.ts';
@@ -59,7 +59,7 @@ const esc = (k: string) => k.replaceAll('~', '~0').replaceAll('/', '~1');
 const isId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v));
 
-/** Checks one attributes object; drops null/"" values in place (API.md attribute rule 5). */
+/** Checks one attributes object; drops null/"" values in place (docs/spec/api.md attribute rule 5). */
 function checkAttributes(attrs: unknown, path: string, problems: NetworkProblem[], owner: Record<string, unknown>, cap: number): void {
   if (attrs === undefined) return;
   if (attrs === null) {

@@ -35,7 +35,7 @@ export type Adjacency = Pick<Graph, 'n' | 'outOff' | 'outAdj' | 'inOff' | 'inAdj
 
 /**
  * `g` with node i of the result = node order[i] of `g` (rows sorted): with `order` from
- * `localityOrder` (sssp.ts), nodes close in the graph get close indices, so a search touches fewer cache
+ * `localityOrder` (sources.ts), nodes close in the graph get close indices, so a search touches fewer cache
  * lines (BA(30000, 5) betweenness: ~20 % less time than the generator's order, ~30 % less than a
  * random one). Undirected graphs keep sharing one array pair.
  */

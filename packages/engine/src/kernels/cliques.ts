@@ -15,6 +15,7 @@
  * (lexicographically), so the order is deterministic and independent of enumeration order.
  */
 import { coreDecomposition } from './kcore.ts';
+import { componentMembers, weakComponents } from './components.ts';
 
 export type Checkpoint = () => void;
 
@@ -32,27 +33,15 @@ function compareCommunities(a: Int32Array, b: Int32Array): number {
   return 0;
 }
 
+/** Connected components that have an edge (a node with no arc is no 2-clique), members in node order. */
 function edgeComponents(n: number, off: Int32Array, adj: Int32Array): Int32Array[] {
-  const comp = new Int32Array(n).fill(-1);
-  const queue = new Int32Array(n);
+  const components = weakComponents({ n, directed: false, outOff: off, outAdj: adj, inOff: off, inAdj: adj });
+  const members = componentMembers(components);
   const out: Int32Array[] = [];
-  for (let s = 0; s < n; s++) {
-    if (comp[s] !== -1 || off[s + 1] === off[s]) continue;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = s;
-    comp[s] = out.length;
-    while (head < tail) {
-      const u = queue[head++];
-      for (let p = off[u]; p < off[u + 1]; p++) {
-        const v = adj[p];
-        if (comp[v] === -1) {
-          comp[v] = out.length;
-          queue[tail++] = v;
-        }
-      }
-    }
-    out.push(queue.slice(0, tail).sort());
+  for (let c = 0; c < components.count; c++) {
+    const list = members.nodes.subarray(members.off[c], members.off[c + 1]);
+    if (list.length === 1 && off[list[0] + 1] === off[list[0]]) continue;
+    out.push(list.slice());
   }
   return out;
 }

@@ -25,7 +25,8 @@
  */
 import type { Graph } from '../graph/csr.ts';
 import type { Progress } from './progress.ts';
-import type { Checkpoint } from './sssp.ts';
+import type { Checkpoint } from './progress.ts';
+import { componentMembers, weakComponents } from './components.ts';
 import { inverseDiagonal, ldlFactor, ldlSolve, type SymMatrix } from './sparse-ldl.ts';
 
 /** Largest dense trailing block (nodes) of the direct solver: 2 r² doubles, 256 MB at 4096. */
@@ -256,35 +257,16 @@ export function currentFlowClosenessAll(
 ): void {
   const n = g.n;
   out.fill(NaN);
-  const comp = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n);
   const local = new Int32Array(n).fill(-1);
-  let c = 0;
+  // components through arcs of positive conductance, members in increasing node order
+  const components = weakComponents(g, g.outW);
+  const { off, nodes } = componentMembers(components);
   let done = 0; // nodes of finished components (progress units)
   if (progress) progress(0, n);
-  for (let r = 0; r < n; r++) {
-    if (comp[r] >= 0) continue;
-    comp[r] = c;
-    let top = 0;
-    let size = 0;
-    stack[top++] = r;
-    const members: number[] = [];
-    while (top > 0) {
-      const v = stack[--top];
-      members.push(v);
-      size++;
-      for (let p = g.outOff[v]; p < g.outOff[v + 1]; p++) {
-        const w = g.outAdj[p];
-        if (comp[w] < 0 && g.outW[p] > 0) {
-          comp[w] = c;
-          stack[top++] = w;
-        }
-      }
-    }
-    c++;
+  for (let c = 0; c < components.count; c++) {
+    const size = off[c + 1] - off[c];
     if (size >= 2) {
-      members.sort((a, b) => a - b);
-      currentFlowCloseness(g, Int32Array.from(members), out, local, checkpoint, solver, maxDense, progress && ((j: number) => progress(done + j, n)));
+      currentFlowCloseness(g, nodes.slice(off[c], off[c + 1]), out, local, checkpoint, solver, maxDense, progress && ((j: number) => progress(done + j, n)));
     }
     done += size;
     if (progress) progress(done, n);

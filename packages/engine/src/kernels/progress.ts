@@ -1,4 +1,6 @@
 /**
+ * The hooks a long-running kernel calls between its work units: `Progress` and `Checkpoint`.
+ *
  * Progress reports from long-running kernels (metric jobs forward them to their callers as progress
  * and ETA; the metric layer passes `MetricContext.progress` through, metrics/types.ts).
  *
@@ -14,3 +16,9 @@
  *   `checkpoint`). The callee must be cheap — throttle by time on its side.
  */
 export type Progress = (done: number, total: number) => void;
+
+/**
+ * Cancellation hook of the kernels: called between work units (next to `progress`); it throws to stop
+ * the kernel (the metric layer's deadline, METRIC_TIMEOUT, or a cancelled job).
+ */
+export type Checkpoint = () => void;

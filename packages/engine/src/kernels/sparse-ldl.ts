@@ -21,7 +21,7 @@
  * doi:10.1145/360680.360704; George & Liu 1989 doi:10.1137/1031001 (minimum degree); Lin et al. 2011
  * doi:10.1145/1916461.1916464 (selected inversion).
  */
-import type { Checkpoint } from './sssp.ts';
+import type { Checkpoint } from './progress.ts';
 
 /** Symmetric matrix: diagonal plus both triangles of the off-diagonal part as CSR (no duplicates). */
 export interface SymMatrix {

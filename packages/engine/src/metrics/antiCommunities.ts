@@ -1,7 +1,7 @@
 /**
  * antiCommunities — split people into k mixed groups (maximally diverse grouping).
  *
- * Definition (METRICS-EXTRA.md): balanced partition into k = clamp(`antiCommunityGroupCount`, 2, n)
+ * Definition (docs/spec/metrics-extra.md): balanced partition into k = clamp(`antiCommunityGroupCount`, 2, n)
  * groups whose sizes differ by at most one, minimising W = Σ_groups Σ_{i<j in group} A_ij on the
  * undirected simple graph (parallel/reciprocal edges merged, self-loops ignored, weights unused).
  * Algorithm: deal nodes round-robin to groups in the order (Louvain community rank of `communities`

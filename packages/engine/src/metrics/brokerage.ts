@@ -1,7 +1,7 @@
 /**
  * brokerage — Gould–Fernandez brokerage roles.
  *
- * Definition (METRICS-EXTRA.md): on the graph of DECISIONS.md §4.1 with the network's own direction
+ * Definition (docs/spec/metrics-extra.md): on the graph of docs/spec/decisions.md §4.1 with the network's own direction
  * (parallel edges merged, self-loops dropped), for every ordered open two-path a→b→c (a ≠ c, edges
  * a→b and b→c, no edge a→c) broker b gains one role by the groups g of `partition`:
  * Coordinator g(a)=g(b)=g(c); Consultant g(a)=g(c)≠g(b); Gatekeeper g(a)≠g(b)=g(c);

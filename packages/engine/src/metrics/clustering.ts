@@ -1,7 +1,7 @@
 /**
  * clustering — local clustering coefficient.
  *
- * Definition: NetworkX 3.6 `clustering(G, weight)` on the graph of DECISIONS.md §4.1 without self-loops
+ * Definition: NetworkX 3.6 `clustering(G, weight)` on the graph of docs/spec/decisions.md §4.1 without self-loops
  * (§4.1: clustering ignores them), directed iff the network is directed and `directed` is true.
  * With ŵ_uv = (w_uv / max w)^(1/3) (weighted; max over all edges of the graph) or 1 (unweighted), and
  * s_uv = ŵ_uv + ŵ_vu on directed graphs, s_uv = ŵ_uv on undirected ones:
@@ -15,7 +15,7 @@
  */
 import { Type } from 'typebox';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
-import type { Graph } from '../graph/csr.ts';
+import { mergedInOutRows, type Graph } from '../graph/csr.ts';
 import type { NodeMetric } from './types.ts';
 import { metricEdgeWeightsParam, directedParam } from './params.ts';
 import { triangleSums } from '../kernels/triangles.ts';
@@ -32,54 +32,13 @@ function symmetricValues(g: Graph): { off: Int32Array; adj: Int32Array; val: Flo
   let maxW = 0;
   if (g.weighted) for (let p = 0; p < g.outW.length; p++) if (g.outW[p] > maxW) maxW = g.outW[p];
   const f = (w: number) => (g.weighted ? (maxW > 0 ? Math.cbrt(w / maxW) : 0) : 1);
-  const recip = new Int32Array(n);
   if (!g.directed) {
     const val = new Float64Array(g.outW.length);
     for (let p = 0; p < val.length; p++) val[p] = f(g.outW[p]);
-    return { off: g.outOff, adj: g.outAdj, val, recip };
+    return { off: g.outOff, adj: g.outAdj, val, recip: new Int32Array(n) };
   }
-  // merge successor and predecessor rows
-  const off = new Int32Array(n + 1);
-  for (let u = 0; u < n; u++) {
-    let a = g.outOff[u];
-    const ae = g.outOff[u + 1];
-    let b = g.inOff[u];
-    const be = g.inOff[u + 1];
-    let c = 0;
-    while (a < ae || b < be) {
-      if (b >= be || (a < ae && g.outAdj[a] < g.inAdj[b])) a++;
-      else if (a >= ae || g.inAdj[b] < g.outAdj[a]) b++;
-      else {
-        a++;
-        b++;
-        recip[u]++;
-      }
-      c++;
-    }
-    off[u + 1] = off[u] + c;
-  }
-  const adj = new Int32Array(off[n]);
-  const val = new Float64Array(off[n]);
-  for (let u = 0; u < n; u++) {
-    let a = g.outOff[u];
-    const ae = g.outOff[u + 1];
-    let b = g.inOff[u];
-    const be = g.inOff[u + 1];
-    let q = off[u];
-    while (a < ae || b < be) {
-      if (b >= be || (a < ae && g.outAdj[a] < g.inAdj[b])) {
-        adj[q] = g.outAdj[a];
-        val[q++] = f(g.outW[a++]);
-      } else if (a >= ae || g.inAdj[b] < g.outAdj[a]) {
-        adj[q] = g.inAdj[b];
-        val[q++] = f(g.inW[b++]);
-      } else {
-        adj[q] = g.outAdj[a];
-        val[q++] = f(g.outW[a++]) + f(g.inW[b++]);
-      }
-    }
-  }
-  return { off, adj, val, recip };
+  // merge successor and predecessor rows: s_uv = ŵ_uv + ŵ_vu
+  return mergedInOutRows(g, f);
 }
 
 export const clustering: NodeMetric<Params> = {

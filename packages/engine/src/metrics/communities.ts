@@ -2,7 +2,7 @@
  * communities — Louvain community detection.
  *
  * Definition: NetworkX 3.6 `louvain_communities(G, weight, resolution, threshold=1e-7, seed)` on the
- * graph of DECISIONS.md §4.1 converted to undirected (reciprocal and parallel edges merged, weights
+ * graph of docs/spec/decisions.md §4.1 converted to undirected (reciprocal and parallel edges merged, weights
  * summed with `metricEdgeWeights`, else every edge 1). Self-loops are kept and treated as NetworkX does
  * (they add to a node's degree, never make it its own neighbour; internal weight becomes a self-loop of
  * the aggregated node). `resolution` γ ≥ 0: 0 puts each connected component in one community, a large

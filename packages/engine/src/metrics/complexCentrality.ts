@@ -1,7 +1,7 @@
 /**
  * complexCentrality — complex path length centrality of Guilbeault & Centola (2021).
  *
- * Definition (METRICS-EXTRA.md): undirected, unweighted, self-loops dropped (parallel/reciprocal edges
+ * Definition (docs/spec/metrics-extra.md): undirected, unweighted, self-loops dropped (parallel/reciprocal edges
  * merged). Threshold T_i: `absolute` = `complexCentralityThreshold` (whole number ≥ 1, default 3);
  * `fractional` (0 < f ≤ 1) = round(f·deg(i)) (half rounds up, JavaScript `Math.round`), at least 1.
  * For every node s: seeds = {s} ∪ (T_s − 1 random neighbours of s; if s has fewer, all of them plus the

@@ -20,7 +20,7 @@
 import { Type } from 'typebox';
 import { buildGraph } from '../graph/build.ts';
 import type { NodeMetric } from './types.ts';
-import { rankedComponents } from '../kernels/components.ts';
+import { rankComponents, weakComponents } from '../kernels/components.ts';
 import { kCliqueCommunities as kcc } from '../kernels/cliques.ts';
 
 export const connectedComponents: NodeMetric<Record<string, never>> = {
@@ -31,7 +31,7 @@ export const connectedComponents: NodeMetric<Record<string, never>> = {
   attributes: ['Component'],
   run: (ctx) => {
     const g = buildGraph(ctx.network, { directed: false, weight: null, selfLoops: false });
-    const { comp } = rankedComponents(g.n, g.outOff, g.outAdj, null, null);
+    const { comp } = rankComponents(weakComponents(g));
     const values = new Array<string>(g.n);
     for (let v = 0; v < g.n; v++) values[v] = `Component ${comp[v] + 1}`;
     return { values: { Component: values } };

@@ -1,7 +1,7 @@
 /**
  * coreNumber — k-core number of each node.
  *
- * Definition: NetworkX 3.6 `core_number(G)` on the graph of DECISIONS.md §4.1 without self-loops
+ * Definition: NetworkX 3.6 `core_number(G)` on the graph of docs/spec/decisions.md §4.1 without self-loops
  * (NetworkX refuses them; §4.1 drops them), in the network's own direction. On a directed network
  * NetworkX uses degree = in + out and all neighbours, so a reciprocated pair counts twice: the result is
  * the core number of the undirected multigraph with one edge per (merged) arc. Unweighted.

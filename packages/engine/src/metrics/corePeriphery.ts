@@ -1,7 +1,7 @@
 /**
  * corePeriphery — core–periphery structure.
  *
- * Definition (METRICS-EXTRA.md): undirected simple graph (parallel/reciprocal edges merged,
+ * Definition (docs/spec/metrics-extra.md): undirected simple graph (parallel/reciprocal edges merged,
  * self-loops dropped), weights ignored.
  * - `single`: Rombach, Porter, Fowler & Mucha (2017): an ordering of the nodes maximising
  *   Q = Σ_ij A_ij C_i C_j (ordered pairs, so each edge counts twice), where the node at 1-based rank k
@@ -16,7 +16,7 @@
  *   periphery nodes, `meta.quality` = the KM_config quality. Isolated nodes get no value.
  * Runs: 10, except on graphs with n + m > 10⁵, where ⌊10⁶/(n + m)⌋ (at least 2) keep the time bounded.
  * Deviations: `cpnet` optimises Rombach's Q by simulated annealing; we use label switching as
- * METRICS-EXTRA.md says. On graphs above 1,000 nodes a node's swap partners are limited to a rank
+ * docs/spec/metrics-extra.md says. On graphs above 1,000 nodes a node's swap partners are limited to a rank
  * window (see the kernel). `alpha`/`beta` are accepted but unused for `multiple`.
  * References: Rombach et al. (2017), SIAM Rev. 59(3):619–646, doi 10.1137/17M1130046;
  * Kojaku & Masuda (2018), New J. Phys. 20:043012, doi 10.1088/1367-2630/aab547; `cpnet`

@@ -1,7 +1,7 @@
 /**
  * inDegree, outDegree, totalDegree — degree and strength.
  *
- * Definition: on the graph of DECISIONS.md §4.1 (parallel edges merged; with weights, weights summed),
+ * Definition: on the graph of docs/spec/decisions.md §4.1 (parallel edges merged; with weights, weights summed),
  * `In Degree` of v = number of distinct predecessors (NetworkX `G.in_degree(v)`), or with
  * `metricEdgeWeights` and `type: sum` the weighted in-degree (`G.in_degree(v, weight)`), and with
  * `type: average` that sum divided by the number of in-edges (mean weight; nodes without in-edges get 0).
@@ -10,7 +10,7 @@
  * Extreme weights (metrics/weights.ts): a weighted degree beyond the largest Number (1e308 + 1e308) is
  * 400 INVALID_ARGS naming the largest edge weight; `average` is computed on rescaled weights, so a mean
  * of huge weights stays finite.
- * Deviations: `type` defaults to `sum` (API.md names no default); NetworkX answers `inf` on overflow.
+ * Deviations: `type` defaults to `sum` (docs/spec/api.md names no default); NetworkX answers `inf` on overflow.
  * References: NetworkX `DiGraph.in_degree`, `out_degree`, `Graph.degree`.
  */
 import { Type } from 'typebox';

@@ -1,7 +1,7 @@
 /**
  * externalVsInternal — Krackhardt & Stern's E-I index per node.
  *
- * Definition (METRICS-EXTRA.md): for node v with value a(v) of node attribute `attribute` (compared as
+ * Definition (docs/spec/metrics-extra.md): for node v with value a(v) of node attribute `attribute` (compared as
  * strings), E = ties to nodes with a different value, I = ties to nodes with the same value, counted
  * over `type` `total` (in + out), `in` or `out` of a directed network; undirected networks count all
  * ties. Edges are counted as listed (parallel edges each count, no merging); self-loops and ties to

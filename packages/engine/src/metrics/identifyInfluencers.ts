@@ -1,7 +1,7 @@
 /**
  * identifyInfluencers — greedy maximum coverage (key-player problem, Borgatti 2006).
  *
- * Definition (METRICS-EXTRA.md): graph of DECISIONS.md §4.1 with the network's own direction, parallel
+ * Definition (docs/spec/metrics-extra.md): graph of docs/spec/decisions.md §4.1 with the network's own direction, parallel
  * edges merged, self-loops dropped, weights unused. Candidates: all nodes, or those whose
  * `identifyInfluencersAttribute` value (string form) is one of `identifyInfluencersAttributeValues`
  * (attribute without values: every node that has a value). Coverage of v = {v} ∪ its neighbours in

@@ -1,7 +1,7 @@
 /**
  * informalAlignment, informalDistance — how informal ties sit relative to the formal structure.
  *
- * Definition (METRICS-EXTRA.md): undirected, weights ignored, self-loops ignored. Formal graph F =
+ * Definition (docs/spec/metrics-extra.md): undirected, weights ignored, self-loops ignored. Formal graph F =
  * edges whose `fiFormalAttribute` value is in `fiFormalValues`; informal graph I = edges whose
  * `fiInformalAttribute` value is in `fiInformalValues` (values compared as strings; one edge may be in
  * both; parallel/reciprocal edges merge). N_I(v) = distinct informal neighbours of v; d_F = hop distance in F.

@@ -2,7 +2,7 @@
  * modularity (network metric) — modularity of the partition given by a node attribute.
  *
  * Definition: NetworkX 3.6 `modularity(G, communities, weight, resolution=1)` on the network converted
- * to undirected (DECISIONS.md §4.1: reciprocal and parallel edges merged, weights summed with
+ * to undirected (docs/spec/decisions.md §4.1: reciprocal and parallel edges merged, weights summed with
  * `metricEdgeWeights`, else 1; self-loops kept: they count once in a community's internal weight and
  * twice in degree, as in NetworkX). Communities: nodes with equal values of node attribute `attribute`
  * (required), values compared as strings (1 and "1" are one community); a node without a value is a

@@ -2,13 +2,13 @@
  * averageNeighborDegree — average degree of a node's neighbours.
  *
  * Definition: NetworkX 3.6 `average_neighbor_degree(G, source, target, weight)` on the graph of
- * DECISIONS.md §4.1 (self-loops kept), directed iff the network is directed and `directed` is true:
+ * docs/spec/decisions.md §4.1 (self-loops kept), directed iff the network is directed and `directed` is true:
  *   k_nn(i) = Σ_{j ∈ N_source(i)} w_ij · k_target(j) / s_source(i)
  * N_source = successors (`out`) or predecessors (`in`); k_target(j) = the unweighted `in`/`out` degree
  * of j; s_source(i) = the source degree of i, weighted (strength) when `metricEdgeWeights` is given;
  * w_ij = 1 without weights. A node with source degree 0 scores 0. Undirected graphs: N = neighbours,
  * degrees = `G.degree` (a self-loop counts twice in degree, its neighbour entry once); the source/target
- * settings do not apply there (API.md: they are for directed networks) and are ignored instead of being
+ * settings do not apply there (docs/spec/api.md: they are for directed networks) and are ignored instead of being
  * refused as NetworkX does.
  * Extreme weights: k_nn does not depend on the unit of the weights, so weights above 2⁹⁰⁰ are rescaled by
  * a power of two first (metrics/weights.ts) — same values, no overflow; a weight too weak to survive the

@@ -1,4 +1,4 @@
-/** Parameter schemas shared by several metric endpoints (API.md "Common body parameters"). */
+/** Parameter schemas shared by several metric endpoints (docs/spec/api.md "Common body parameters"). */
 import { Type } from 'typebox';
 
 export const metricEdgeWeightsParam = Type.Optional(

@@ -2,7 +2,7 @@
  * Path-based metrics: betweennessCentrality, closenessCentrality, harmonicCentrality, loadCentrality,
  * currentFlowClosenessCentrality (node metrics) and diameter, avgShortestPathLength (network metrics).
  *
- * Definitions (NetworkX 3.6 on the graph of DECISIONS.md §4.1, self-loops dropped — they never lie on a
+ * Definitions (NetworkX 3.6 on the graph of docs/spec/decisions.md §4.1, self-loops dropped — they never lie on a
  * shortest path and cancel in the Laplacian; weights are DISTANCES for betweenness/closeness/load and
  * CONDUCTANCES for current flow; merged parallel/reciprocal edges sum their weights):
  * - `Betweenness Centrality`: `betweenness_centrality(G, k, normalized, weight)`, Brandes' algorithm
@@ -59,7 +59,10 @@ import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
 import type { NodeMetric, NetworkMetric, MetricContext, NodeMetricResult } from './types.ts';
 import { metricEdgeWeightsParam, directedParam, normalizedParam, kPercentParam, seedParam } from './params.ts';
-import { allNodes, bitBfsTargetSums, dijkstraDistanceSums, localityOrder, pivotDistanceSums, shardBlocks, shardSources, weakComponents } from '../kernels/sssp.ts';
+import { allNodes, localityOrder, shardBlocks, shardSources } from '../kernels/sources.ts';
+import { dijkstraDistanceSums, pivotDistanceSums } from '../kernels/distance-sums.ts';
+import { bitBfsTargetSums } from '../kernels/bit-bfs.ts';
+import { largestComponent } from '../kernels/components.ts';
 import { brandes, load } from '../kernels/brandes.ts';
 import { currentFlowClosenessAll } from '../kernels/current-flow.ts';
 import { createRng } from '../kernels/random.ts';
@@ -129,13 +132,7 @@ export function betweennessSources(n: number, kPercent: number, seed: number): I
 
 /** Largest weakly connected component (first of equal size in node order) and the pivots drawn from it. */
 export function closenessPivots(g: Graph, kPercent: number, seed: number): { members: Int32Array; pivots: Int32Array } {
-  const n = g.n;
-  if (n === 0) return { members: new Int32Array(0), pivots: new Int32Array(0) };
-  const { comp, sizes } = weakComponents(g);
-  let best = 0;
-  for (let c = 1; c < sizes.length; c++) if (sizes[c] > sizes[best]) best = c;
-  const members = new Int32Array(sizes[best]);
-  for (let v = 0, i = 0; v < n; v++) if (comp[v] === best) members[i++] = v;
+  const members = largestComponent(g);
   return { members, pivots: sampleSources(members, sampleSize(members.length, kPercent), seed) };
 }
 

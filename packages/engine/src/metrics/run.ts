@@ -1,7 +1,7 @@
 /**
  * Runs one registry metric on a network: validates and defaults the parameters, derives the seed,
  * calls the metric and maps index-ordered values back to node ids (the response shape of
- * DECISIONS.md §4.3). Used by the worker pool and the CLI alike, so both print the same JSON.
+ * docs/spec/decisions.md §4.3). Used by the worker pool and the CLI alike, so both print the same JSON.
  */
 import { Value } from 'typebox/value';
 import { createHash } from 'node:crypto';
@@ -65,7 +65,7 @@ export function resolveParams(metric: AnyMetric, raw: Record<string, unknown>, p
   return params;
 }
 
-/** Seed derived from network content and parameters (METRICS-EXTRA.md): same request, same answer. */
+/** Seed derived from network content and parameters (docs/spec/metrics-extra.md): same request, same answer. */
 export function deriveSeed(metricId: string, network: NetworkJSON, params: Record<string, unknown>): number {
   const h = createHash('sha256');
   h.update(metricId);

@@ -1,7 +1,7 @@
 /**
  * eigenvectorCentrality, katzCentrality, HITS, pageRank — spectral centralities.
  *
- * Definitions (graph of DECISIONS.md §4.1, the network's own direction, self-loops kept; weights are
+ * Definitions (graph of docs/spec/decisions.md §4.1, the network's own direction, self-loops kept; weights are
  * strengths, with `metricEdgeWeights` summed over merged edges, else 1):
  * - `Eigenvector Centrality` = NetworkX `eigenvector_centrality(G, max_iter=1000, tol=1e-10, weight)`:
  *   power iteration x ← (x + Aᵀx)/‖·‖₂ from the uniform vector, stop when ‖Δx‖₁ < n·tol. On directed
@@ -24,7 +24,9 @@
  *   projection of the uniform vector onto it. A graph without edges scores no node.
  * - `PageRank` = NetworkX `pagerank(G, alpha, weight)` with its defaults (max_iter=100, tol=1e-6,
  *   uniform personalization, dangling nodes — weighted out-degree 0 — redistributing uniformly).
- * Not converging within the iteration limit → 422 NOT_CONVERGED.
+ * Not converging within the iteration limit → 422 NOT_CONVERGED. A network with no nodes: eigenvector
+ * centrality is 400 INVALID_ARGS (NetworkX raises NetworkXPointlessConcept for the null graph); Katz,
+ * HITS and PageRank score no node (NetworkX returns empty dicts).
  * References: Bonacich (1987) doi 10.1086/228631; Katz (1953) doi 10.1007/BF02289026; Kleinberg (1999)
  * doi 10.1145/324133.324140; Page, Brin, Motwani & Winograd (1999) Stanford InfoLab 1999-66;
  * NetworkX `eigenvector_centrality`, `katz_centrality`, `hits`, `pagerank`.
@@ -56,12 +58,16 @@ interface WeightParams {
 export const eigenvectorCentrality: NodeMetric<WeightParams> = {
   id: 'eigenvectorCentrality',
   kind: 'node',
-  summary: 'Eigenvector centrality (left eigenvector on directed networks: in-edges count).',
+  summary: 'Eigenvector centrality (left eigenvector on directed networks: in-edges count); a network with no nodes is 400 INVALID_ARGS, as NetworkX refuses the null graph.',
   params: eigParams,
   attributes: ['Eigenvector Centrality'],
   run: (ctx) => {
     const g = graphOf(ctx);
-    if (g.n === 0) return { values: { 'Eigenvector Centrality': [] } };
+    // NetworkX raises NetworkXPointlessConcept ("cannot compute centrality for the null graph")
+    if (g.n === 0) {
+      const message = 'eigenvector centrality is not defined for a network with no nodes';
+      throw new EngineError('INVALID_ARGS', message, [{ path: '/networkJSON/nodes', message }]);
+    }
     const x = eigKernel(g, MAX_ITER, TOL, ctx.checkpoint, ctx.progress);
     if (!x) throw notConverged('Eigenvector centrality', MAX_ITER);
     return { values: { 'Eigenvector Centrality': x } };

@@ -3,7 +3,7 @@
  *
  * Definition: NetworkX 3.6 `constraint(G, weight)` and `effective_size(G, weight)` for all nodes (its
  * sparse-matrix implementation, which is what NetworkX runs when scipy is present), on the graph of
- * DECISIONS.md §4.1 in the network's own direction, self-loops kept, weights as strengths (1 without
+ * docs/spec/decisions.md §4.1 in the network's own direction, self-loops kept, weights as strengths (1 without
  * `metricEdgeWeights`). With the mutual weights M = A + Aᵀ (on a DiGraph a_uv + a_vu: in and out ties
  * both count), p_uv = M_uv / Σ_x M_ux and m_vw = M_vw / max_x M_wx (NetworkX's sparse code scales entry
  * (v,w) by the strongest tie of w, not of v as Burt's text does; we follow NetworkX — it only differs
@@ -21,7 +21,7 @@
  */
 import { Type } from 'typebox';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
-import type { Graph } from '../graph/csr.ts';
+import { mergedInOutRows, type Graph } from '../graph/csr.ts';
 import type { NodeMetric, MetricContext } from './types.ts';
 import { metricEdgeWeightsParam } from './params.ts';
 import { structuralHoles } from '../kernels/structural-holes.ts';
@@ -34,52 +34,13 @@ interface Params {
 
 /** M = A + Aᵀ as a symmetric CSR: the merge of each node's out-row and in-row, weights added. */
 export function mutualWeights(g: Graph): { off: Int32Array; adj: Int32Array; M: Float64Array } {
-  const n = g.n;
   if (!g.directed) {
     const M = new Float64Array(g.outW.length);
     for (let p = 0; p < M.length; p++) M[p] = 2 * g.outW[p];
     return { off: g.outOff, adj: g.outAdj, M };
   }
-  const off = new Int32Array(n + 1);
-  for (let u = 0; u < n; u++) {
-    let a = g.outOff[u];
-    const ae = g.outOff[u + 1];
-    let b = g.inOff[u];
-    const be = g.inOff[u + 1];
-    let c = 0;
-    while (a < ae || b < be) {
-      if (b >= be || (a < ae && g.outAdj[a] < g.inAdj[b])) a++;
-      else if (a >= ae || g.inAdj[b] < g.outAdj[a]) b++;
-      else {
-        a++;
-        b++;
-      }
-      c++;
-    }
-    off[u + 1] = off[u] + c;
-  }
-  const adj = new Int32Array(off[n]);
-  const M = new Float64Array(off[n]);
-  for (let u = 0; u < n; u++) {
-    let a = g.outOff[u];
-    const ae = g.outOff[u + 1];
-    let b = g.inOff[u];
-    const be = g.inOff[u + 1];
-    let q = off[u];
-    while (a < ae || b < be) {
-      if (b >= be || (a < ae && g.outAdj[a] < g.inAdj[b])) {
-        adj[q] = g.outAdj[a];
-        M[q++] = g.outW[a++];
-      } else if (a >= ae || g.inAdj[b] < g.outAdj[a]) {
-        adj[q] = g.inAdj[b];
-        M[q++] = g.inW[b++];
-      } else {
-        adj[q] = g.outAdj[a];
-        M[q++] = g.outW[a++] + g.inW[b++];
-      }
-    }
-  }
-  return { off, adj, M };
+  const { off, adj, val } = mergedInOutRows(g, (w) => w);
+  return { off, adj, M: val };
 }
 
 function compute(ctx: MetricContext<Params>, which: 'constraint' | 'esize' | 'efficiency'): Float64Array {

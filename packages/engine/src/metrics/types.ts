@@ -32,12 +32,12 @@ export type NodeValues = ArrayLike<number | string | undefined | null>;
 export interface NodeMetricResult {
   /** attribute name -> values by node index. Order of keys = order of attributes written. */
   values: Record<string, NodeValues>;
-  /** Metric-specific figures for `meta` (METRICS-EXTRA.md), e.g. modularity, communityCount. */
+  /** Metric-specific figures for `meta` (docs/spec/metrics-extra.md), e.g. modularity, communityCount. */
   meta?: Record<string, unknown>;
 }
 
 interface MetricBase<P> {
-  /** Endpoint id exactly as API.md spells it (`betweennessCentrality`, `HITS`). */
+  /** Endpoint id exactly as docs/spec/api.md spells it (`betweennessCentrality`, `HITS`). */
   id: string;
   kind: MetricKind;
   /** One-line description for OpenAPI and docs. */

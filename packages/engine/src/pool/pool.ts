@@ -1,5 +1,5 @@
 /**
- * The metric worker pool (DECISIONS.md §4.3 "Compute runs off the request thread"):
+ * The metric worker pool (docs/spec/decisions.md §4.3 "Compute runs off the request thread"):
  * - piscina, one worker per core by default (`workers` 0 = os.availableParallelism()), started eagerly;
  * - a bounded admission queue: at most `workers + queueSize` jobs accepted at once; one more is refused
  *   with PoolBusyError (the server answers 429 RATE_LIMITED with Retry-After);
@@ -33,6 +33,8 @@ export interface MetricPoolOptions {
   limits?: RequestLimits;
   /** Worker module (file URL or path); tests substitute one. Default: ./worker.ts. */
   filename?: string;
+  /** How often a job's `onProgress` is called (default 500 ms). */
+  progressIntervalMs?: number;
 }
 
 export interface MetricJob {
@@ -47,7 +49,15 @@ export interface MetricJob {
   startedAt?: number;
   /** This job's time limit (ms) instead of the pool's `timeoutMs` (jobs run longer than calls). */
   timeoutMs?: number;
+  /**
+   * Progress of the kernels (kernels/progress.ts), summed over the job's threads: called about every
+   * `progressIntervalMs` while the job runs, with `done` and `total` work units (only once total > 0).
+   */
+  onProgress?: (done: number, total: number) => void;
 }
+
+/** The kind of task a job runs: the whole metric, one shard of a split source loop, or the finish of one. */
+type JobPhase = { phase: 'whole' } | { phase: 'partial'; index: number; count: number } | { phase: 'finish'; partials: Float64Array[] };
 
 export type JobResult = Exclude<RunReply, { ok: false } | { kind: 'partial' }>;
 
@@ -73,6 +83,7 @@ export class MetricPool {
   readonly queueSize: number;
   readonly timeoutMs: number;
   readonly graceMs: number;
+  readonly progressIntervalMs: number;
   private readonly piscina: Piscina;
   private readonly limits: RequestLimits;
   private accepted = 0;
@@ -85,6 +96,7 @@ export class MetricPool {
     this.queueSize = Math.max(0, Math.floor(opts.queueSize));
     this.timeoutMs = opts.timeoutMs;
     this.graceMs = opts.graceMs ?? 300;
+    this.progressIntervalMs = opts.progressIntervalMs ?? 500;
     this.limits = opts.limits ?? {};
     this.piscina = new Piscina({
       filename: opts.filename ?? new URL('./worker.ts', import.meta.url).href,
@@ -113,6 +125,29 @@ export class MetricPool {
 
   /** Runs one job; rejects with EngineError (METRIC_TIMEOUT, CANCELLED, INVALID_ARGS, ...), PoolBusyError or WorkerFailure. */
   async run(job: MetricJob): Promise<JobResult> {
+    return this.admit(job, (deadline, signal, progress) => this.execute(job, deadline, signal, progress));
+  }
+
+  /**
+   * Runs only shard `index` of `count` of a splittable source-loop metric (SourceParallel): the raw
+   * partial arrays, unscaled. Metric jobs spread these over many processes and machines (the server's
+   * job queue) and finish with `runFinish` on the element-wise sum.
+   */
+  async runPartial(job: MetricJob, index: number, count: number): Promise<Float64Array[]> {
+    const reply = await this.admit(job, (deadline, signal, progress) => this.single(job, { phase: 'partial', index, count }, deadline, signal, progress));
+    if (reply.kind !== 'partial') throw new WorkerFailure('unexpected reply to a partial task');
+    return reply.partials;
+  }
+
+  /** Finishes a split run from the element-wise sum of every shard's partials (scaling, ids, meta, write-back). */
+  async runFinish(job: MetricJob, summed: Float64Array[]): Promise<JobResult> {
+    const reply = await this.admit(job, (deadline, signal) => this.single(job, { phase: 'finish', partials: summed }, deadline, signal, null));
+    if (reply.kind === 'partial') throw new WorkerFailure('unexpected partial reply');
+    return reply;
+  }
+
+  /** Admission, deadline, cancellation and progress polling around one job's tasks. */
+  private async admit<R>(job: MetricJob, body: (deadline: number, signal: AbortSignal, progress: Float64Array | null) => Promise<R>): Promise<R> {
     if (this.closed) throw new WorkerFailure('the metric pool is closed');
     const capacity = this.workers + this.queueSize;
     if (this.accepted >= capacity) {
@@ -127,11 +162,28 @@ export class MetricPool {
     const onAbort = () => controller.abort(CANCELLED);
     job.signal?.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => controller.abort(TIMEOUT), Math.max(0, deadline - Date.now()) + this.graceMs);
+    // Progress: one (done, total) slot per task of the job, on shared memory the workers write into.
+    const onProgress = job.onProgress;
+    const progress = onProgress ? new Float64Array(new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * 2 * Math.max(1, this.workers))) : null;
+    const report = () => {
+      if (!progress || !onProgress) return;
+      let done = 0;
+      let total = 0;
+      for (let i = 0; i < progress.length; i += 2) {
+        done += progress[i];
+        total += progress[i + 1];
+      }
+      if (total > 0) onProgress(done, total);
+    };
+    const ticker = progress ? setInterval(report, this.progressIntervalMs) : null;
     try {
-      return await this.execute(job, deadline, controller.signal);
+      const out = await body(deadline, controller.signal, progress);
+      report();
+      return out;
     } catch (err) {
       throw this.mapError(err, controller.signal, limitMs);
     } finally {
+      if (ticker) clearInterval(ticker);
       clearTimeout(timer);
       job.signal?.removeEventListener('abort', onAbort);
       this.accepted--;
@@ -157,11 +209,21 @@ export class MetricPool {
     }
   }
 
-  private async execute(job: MetricJob, deadline: number, signal: AbortSignal): Promise<JobResult> {
+  /** One task of a job (a partial or a finish phase); never split further. */
+  private async single(job: MetricJob, phase: Exclude<JobPhase, { phase: 'whole' }>, deadline: number, signal: AbortSignal, progress: Float64Array | null): Promise<Exclude<RunReply, { ok: false }>> {
+    const task: RunTask = { metric: job.metric, writeBack: job.writeBack, deadline, limits: this.limits, network: job.network, shard: phase, ...(progress ? { progress: { buffer: progress, slot: 0 } } : {}) };
+    const transfer = [...transferable(job.network), ...(phase.phase === 'finish' ? phase.partials.map((a) => a.buffer as ArrayBuffer) : [])];
+    const reply = await this.task(task, signal, transfer);
+    if (!reply.ok) throw fromWire(reply.error);
+    return reply;
+  }
+
+  private async execute(job: MetricJob, deadline: number, signal: AbortSignal, progress: Float64Array | null): Promise<JobResult> {
     const base = { metric: job.metric, writeBack: job.writeBack, deadline, limits: this.limits };
+    const slot = (i: number) => (progress ? { progress: { buffer: progress, slot: i } } : {});
     const shards = this.shardCount(job);
     if (shards < 2) {
-      const reply = await this.task({ ...base, network: job.network }, signal, transferable(job.network));
+      const reply = await this.task({ ...base, network: job.network, ...slot(0) }, signal, transferable(job.network));
       if (!reply.ok) throw fromWire(reply.error);
       if (reply.kind === 'partial') throw new WorkerFailure('unexpected partial reply');
       return reply;
@@ -170,7 +232,7 @@ export class MetricPool {
     this.splits++;
     const copies = Array.from({ length: shards }, (_, i) => (i === shards - 1 ? job.network : copyNetwork(job.network)));
     const replies = await Promise.all(
-      copies.map((network, index) => this.task({ ...base, network, shard: { phase: 'partial', index, count: shards } }, signal, index === shards - 1 ? [] : transferable(network))),
+      copies.map((network, index) => this.task({ ...base, network, shard: { phase: 'partial', index, count: shards }, ...slot(index) }, signal, index === shards - 1 ? [] : transferable(network))),
     );
     const summed: Float64Array[] = [];
     for (const r of replies) {

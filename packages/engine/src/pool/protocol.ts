@@ -28,6 +28,11 @@ export interface RunTask {
    * (`phase: 'partial'`), or finish from summed partial arrays (`phase: 'finish'`).
    */
   shard?: { phase: 'partial'; index: number; count: number } | { phase: 'finish'; partials: Float64Array[] };
+  /**
+   * Progress slot: the worker writes the kernel's `done` and `total` (kernels/progress.ts) into
+   * `buffer[2·slot]` and `buffer[2·slot + 1]` (a Float64Array on a SharedArrayBuffer; the pool reads it).
+   */
+  progress?: { buffer: Float64Array; slot: number };
 }
 
 export interface RunStats {

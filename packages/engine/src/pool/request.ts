@@ -1,5 +1,5 @@
 /**
- * The body of a metric request (API.md "Metrics", DECISIONS.md §4.3), parsed and validated the same way
+ * The body of a metric request (docs/spec/api.md "Metrics", docs/spec/decisions.md §4.3), parsed and validated the same way
  * wherever it happens: on the server's event loop for small bodies, inside a pool worker for big ones
  * (so a big `networkJSON` is never parsed on the event loop), and in the CLI.
  *
@@ -190,7 +190,7 @@ export function ownedAttributes(metric: AnyMetric, written: string[]): { exact: 
 }
 
 /**
- * Writes node-metric values onto a stored network in place (DECISIONS.md §4.3): each scored node gets the
+ * Writes node-metric values onto a stored network in place (docs/spec/decisions.md §4.3): each scored node gets the
  * value (Number or String); a node that is not scored loses that attribute; owned dynamic attributes
  * that were not written this time are removed. Returns the network.
  */

@@ -7,8 +7,9 @@ import type { NodeMetric } from '../metrics/types.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
 import { getMetric, prepareRun, runMeta, mapToIds, type NodeRunOutput, type PreparedRun } from '../metrics/run.ts';
 import { EngineError } from '../errors.ts';
+import type { Progress } from '../kernels/progress.ts';
 
-export { shardSources, shardBlocks } from '../kernels/sssp.ts';
+export { shardSources, shardBlocks } from '../kernels/sources.ts';
 
 /** The node metric if it can be split, else null. */
 export function parallelMetric(id: string): NodeMetric | null {
@@ -16,14 +17,24 @@ export function parallelMetric(id: string): NodeMetric | null {
   return m.kind === 'node' && m.parallel ? (m as NodeMetric) : null;
 }
 
-function prepare(metric: NodeMetric, network: NetworkJSON, networkDirected: boolean, raw: Record<string, unknown>, deadline: number): PreparedRun {
-  return prepareRun(metric, network, networkDirected, raw, deadline);
+function prepare(metric: NodeMetric, network: NetworkJSON, networkDirected: boolean, raw: Record<string, unknown>, deadline: number, progress?: Progress): PreparedRun {
+  return prepareRun(metric, network, networkDirected, raw, deadline, progress);
 }
 
-export function runPartial(metricId: string, network: NetworkJSON, networkDirected: boolean, params: Record<string, unknown>, deadline: number, index: number, count: number): Float64Array[] {
+export function runPartial(
+  metricId: string,
+  network: NetworkJSON,
+  networkDirected: boolean,
+  params: Record<string, unknown>,
+  deadline: number,
+  index: number,
+  count: number,
+  /** This shard's sources done / total (kernels/progress.ts). */
+  progress?: Progress,
+): Float64Array[] {
   const metric = parallelMetric(metricId);
   if (!metric?.parallel) throw new EngineError('INVALID_ARGS', `metric ${metricId} cannot be split`);
-  return metric.parallel.partial(prepare(metric, network, networkDirected, params, deadline).ctx, { index, count });
+  return metric.parallel.partial(prepare(metric, network, networkDirected, params, deadline, progress).ctx, { index, count });
 }
 
 export function runFinish(

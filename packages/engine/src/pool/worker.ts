@@ -73,14 +73,21 @@ function handle(task: RunTask): RunReply {
     computeMs: Math.round(performance.now() - t0 - parseMs),
   });
 
+  const slot = task.progress;
+  const progress = slot
+    ? (done: number, total: number) => {
+        slot.buffer[2 * slot.slot] = done;
+        slot.buffer[2 * slot.slot + 1] = total;
+      }
+    : undefined;
   let out: RunOutput;
   if (task.shard?.phase === 'partial') {
-    const partials = runPartial(task.metric, network, networkDirected, params, task.deadline, task.shard.index, task.shard.count);
+    const partials = runPartial(task.metric, network, networkDirected, params, task.deadline, task.shard.index, task.shard.count, progress);
     return { ok: true, kind: 'partial', partials, stats: stats() };
   } else if (task.shard?.phase === 'finish') {
     out = runFinish(task.metric, network, networkDirected, params, task.deadline, task.shard.partials, t0);
   } else {
-    out = runMetric({ metric: task.metric, network, networkDirected, params, deadline: task.deadline });
+    out = runMetric({ metric: task.metric, network, networkDirected, params, deadline: task.deadline, progress });
   }
 
   if (task.writeBack && out.kind === 'node') {

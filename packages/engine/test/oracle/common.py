@@ -1,5 +1,5 @@
 """Shared helpers for the NetworkX oracle: the test networks and the graph-building rules of
-DECISIONS.md §4.1 (node order kept, parallel/reciprocal edges merged with summed weights, missing
+docs/spec/decisions.md §4.1 (node order kept, parallel/reciprocal edges merged with summed weights, missing
 weight = 1, self-loops kept or dropped as the metric needs).
 
 Every fixture generator imports this so all metrics are checked on the same networks."""
@@ -98,7 +98,7 @@ def networks():
 
 
 def to_nx(entry, directed=None, weight=None, self_loops=True):
-    """The graph of DECISIONS.md §4.1. `directed` None = the network's own direction.
+    """The graph of docs/spec/decisions.md §4.1. `directed` None = the network's own direction.
     `weight` None = unweighted (every merged edge 1, stored as attribute 'weight' = 1), else the attribute name.
     Weights of merged edges are summed; the graph's edge attribute is always named 'weight'."""
     net = entry["network"]

@@ -1,4 +1,4 @@
-"""Fixtures: the deterministic Polinode-specific metrics of METRICS-EXTRA.md (brokerage,
+"""Fixtures: the deterministic Polinode-specific metrics of docs/spec/metrics-extra.md (brokerage,
 externalVsInternal, identifyInfluencers, informalAlignment, informalDistance, and complexCentrality with
 threshold 1), from straightforward Python implementations of the written definitions, with NetworkX
 for graphs and shortest paths."""

@@ -264,7 +264,7 @@ def kclique(entry, params, _case):
     return kclique_expected(entry, params.get("kCliqueCommunities", 2))
 
 
-# ------------------------------------------------------------------ METRICS-EXTRA (fx_extras helpers)
+# ------------------------------------------------------------------ docs/spec/metrics-extra.md (fx_extras helpers)
 
 def brokerage(entry, params, _case):
     return brokerage_ref(entry, params["partition"], weight_attr(params))

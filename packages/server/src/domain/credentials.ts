@@ -1,5 +1,5 @@
 /**
- * API credentials (DECISIONS.md §2): user bearer tokens, legacy Basic key pairs, organization-owned
+ * API credentials (docs/spec/decisions.md §2): user bearer tokens, legacy Basic key pairs, organization-owned
  * credentials, scopes, the per-user maximum, revocation and authentication.
  *
  * Token format: `nl_<43 base62>_<6 base62>`. The random part has 43·log2(62) ≈ 256 bits; the suffix is
@@ -63,7 +63,7 @@ export const SCOPES = [
   'embed:manage',
 ] as readonly string[];
 export type Scope = string;
-/** Full API access: read and write on every resource plus `embed:manage` (API.md Authentication 5). */
+/** Full API access: read and write on every resource plus `embed:manage` (docs/spec/api.md Authentication 5). */
 export const FULL_ACCESS: readonly string[] = Object.freeze([...SCOPES]);
 
 export function isScope(value: unknown): value is Scope {
@@ -93,7 +93,7 @@ export function parseScopes(input: string | readonly string[] | undefined | null
   return SCOPES.filter((s) => set.has(s));
 }
 
-/** The scope a request needs (API.md Authentication 4): GET/HEAD read, anything else write. */
+/** The scope a request needs (docs/spec/api.md Authentication 4): GET/HEAD read, anything else write. */
 export function requiredScope(resource: ScopeResource, method: string): string {
   const m = method.toUpperCase();
   return `${resource}:${m === 'GET' || m === 'HEAD' ? 'read' : 'write'}`;

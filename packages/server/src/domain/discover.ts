@@ -1,4 +1,4 @@
-/** Discover (DECISIONS §7): Public networks of everyone, handpicked first, searchable by name, paged; no credential needed. */
+/** Discover (docs/spec/decisions.md §7): Public networks of everyone, handpicked first, searchable by name, paged; no credential needed. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { searchPublicNetworks } from '../store/network-discover.ts';

@@ -1,5 +1,5 @@
 /**
- * AI chat of embedded sessions (issue 5 item 5; API.md "Embedded viewer SDK" rule 4, DECISIONS.md §5).
+ * AI chat of embedded sessions (issue 5 item 5; docs/spec/api.md "Embedded viewer SDK" rule 4, docs/spec/decisions.md §5).
  *
  * Gates, in this order, each a 403 CHAT_NOT_PERMITTED whose detail says why (the SDK's NOT_PERMITTED
  * message): the session's `ui.aiChat` is false; the managed user's `chatAccess` is `off`; the

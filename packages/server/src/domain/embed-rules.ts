@@ -1,6 +1,6 @@
 /**
- * Pure embedding rules (API.md Managed user, Embedding organization settings, Session, Viewer options,
- * EmbedView; DECISIONS.md §5): identifiers, origins, `ui` normalisation, EmbedView v1 validation, the
+ * Pure embedding rules (docs/spec/api.md Managed user, Embedding organization settings, Session, Viewer options,
+ * EmbedView; docs/spec/decisions.md §5): identifiers, origins, `ui` normalisation, EmbedView v1 validation, the
  * conditions that end a session, and limit overrides. No I/O; unit-tested in embed-rules.test.ts.
  */
 import type { EmbedLimits } from '../config.ts';
@@ -83,7 +83,7 @@ function invalid(problems: DomainErrorItem[]): DomainError {
 }
 
 /**
- * Normalises `ui` (API.md Viewer options): omitted menu = every item; the listed items in the viewer's
+ * Normalises `ui` (docs/spec/api.md Viewer options): omitted menu = every item; the listed items in the viewer's
  * own order (duplicates dropped); `aiChat` omitted = true. Unknown keys, unknown menu items and wrongly
  * typed values are 400 INVALID_ARGS (all of them listed).
  */
@@ -152,7 +152,7 @@ export interface SessionFacts {
   networkEmbeddable: boolean;
 }
 
-/** Why a session has ended (first matching condition of API.md "Session"), or null while it lives. */
+/** Why a session has ended (first matching condition of docs/spec/api.md "Session"), or null while it lives. */
 export function sessionEndReason(f: SessionFacts): SessionEndReason | null {
   if (f.endedReason) return (f.endedReason in END_REASON_TEXT ? f.endedReason : 'revoked') as SessionEndReason;
   if (!f.embeddingEnabled) return 'embedding-disabled';

@@ -1,6 +1,6 @@
 /**
- * Embed sessions and their tokens (API.md Session, "Session" end conditions, Authentication 8;
- * DECISIONS.md §5):
+ * Embed sessions and their tokens (docs/spec/api.md Session, "Session" end conditions, Authentication 8;
+ * docs/spec/decisions.md §5):
  * - `createSession`: active managed user, exactly one embeddable network the user has a grant on, an
  *   origin exactly equal to an allowed host origin, `maxMinutes` 1–720 (default 60), normalised `ui`,
  *   `header`; returns the first launch token;

@@ -1,12 +1,12 @@
 /**
- * Organization embedding settings (API.md "Embedding organization settings"; issue 4 item 1):
+ * Organization embedding settings (docs/spec/api.md "Embedding organization settings"; issue 4 item 1):
  * - enablement, managed-user seats and per-organization limit overrides: the service operator's levers
  *   (operator API and CLI); turning embedding off ends every session of the organization at once;
  * - allowed host origins, "All owned networks" (default on) or a chosen list, and the data-disclosure
  *   acknowledgement: managed by organization admins (`GET/PUT /embed/settings`, CLI). Removing an origin
  *   ends the sessions on it at once.
  * Embeddable = owned by a member of the organization and (all owned networks on — the default — or
- * listed), as API.md says ("by default all networks owned by members of the organization are
+ * listed), as docs/spec/api.md says ("by default all networks owned by members of the organization are
  * embeddable"). The data-disclosure acknowledgement is recorded (who, when; audit log) and shown in the
  * settings; it documents that making networks embeddable authorizes the integration to receive their full
  * content, and does not gate grants or sessions.

@@ -1,12 +1,12 @@
 /**
- * Embedding secrets (API.md Session, Authentication 8):
+ * Embedding secrets (docs/spec/api.md Session, Authentication 8):
  * - launch tokens `nll_<43 base62>` (≈256 bits, 60 s, single use) and access tokens `nla_<43 base62>`
  *   (15 min): random, returned once, stored only as SHA-256 hex. They are looked up by their digest, so
  *   the database/Redis comparison never touches the secret itself (no timing oracle on it); the format
  *   check happens before any lookup;
  * - signed network-data links: `…/embed/data/<sessionId>?exp=<ms>&sig=<HMAC-SHA256>`, valid
  *   `dataLinkTtlMs` (5 min); verified with a constant-time comparison and deliberately not tied to the
- *   session's state (API.md: already issued links stay valid up to 5 minutes after revocation);
+ *   session's state (docs/spec/api.md: already issued links stay valid up to 5 minutes after revocation);
  * - the operator credential (NETLOOM_OPERATOR_TOKEN), compared in constant time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Managed users (API.md "Managed user", "States and transitions"; DECISIONS.md §5):
+ * Managed users (docs/spec/api.md "Managed user", "States and transitions"; docs/spec/decisions.md §5):
  * - a managed user is a `users` row of kind 'managed' (no password, so it cannot sign in; placeholder
  *   e-mail `<userId>@managed.<orgId>.netloom.invalid`, which receives nothing), a membership of the
  *   organization with role = `orgPermission` (so it is listed among the members, flagged embedded), and

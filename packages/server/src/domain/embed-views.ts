@@ -1,5 +1,5 @@
 /**
- * Saved views (EmbedView v1; DECISIONS.md §5): stored per network and shared by all its users (the
+ * Saved views (EmbedView v1; docs/spec/decisions.md §5): stored per network and shared by all its users (the
  * viewer's `views.list()` and `GET /networks/:id/views`). Saving a new view needs `Edit` and is refused
  * beyond the network's `billing.maxViews` (403 VIEW_LIMIT_REACHED; counted under a lock of the network
  * row so concurrent saves cannot overshoot); updating an existing view is always allowed (with `Edit`).

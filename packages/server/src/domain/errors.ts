@@ -3,7 +3,8 @@
  * and when it is sent. Domain errors (`DomainError`) and the HTTP layer's own (`HttpProblem`,
  * http/error-codes.ts) take their status from it; the problem handler renders both as RFC 9457 problem
  * JSON; the CLI prints `{ error: { code, status, detail } }` with the same status; engine errors carry
- * codes of this registry. The domain does not import the HTTP layer, so the registry lives here.
+ * codes of this registry (docs/spec/decisions.md §1). The domain does not import the HTTP layer, so the
+ * registry lives here.
  */
 export const ERROR_CODES = {
   INVALID_ARGS: { status: 400, title: 'Invalid arguments', when: 'Body, query or path fails validation (types, ranges, unknown keys where the spec is closed, bad network JSON).' },

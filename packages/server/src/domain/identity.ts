@@ -1,7 +1,7 @@
 /**
- * Users, organizations, memberships and plans (issue 2, item 4). Roles are exactly the five of API.md;
+ * Users, organizations, memberships and plans (issue 2, item 4). Roles are exactly the five of docs/spec/api.md;
  * a user belongs to at most one organization. Network ownership needs an active, verified user whose
- * role (if any) is not Access-only / Simplified Access-only (API.md: invalid `owner` cases).
+ * role (if any) is not Access-only / Simplified Access-only (docs/spec/api.md: invalid `owner` cases).
  */
 import type { Kysely } from 'kysely';
 import { inTransaction, isUniqueViolation } from '../store/db.ts';
@@ -28,7 +28,7 @@ export type { OrgRole, Plan } from '../store/schema.ts';
 export const PLANS: readonly Plan[] = ['free', 'pro', 'enterprise', 'partner'];
 export const ROLES: readonly OrgRole[] = ['Owner', 'Admin', 'Standard User', 'Access-only', 'Simplified Access-only'];
 export const USER_STATUSES: readonly UserStatus[] = ['active', 'suspended', 'unverified'];
-/** Plans with metrics and organization credentials (DECISIONS §2). */
+/** Plans with metrics and organization credentials (docs/spec/decisions.md §2). */
 export const METRIC_PLANS: readonly Plan[] = ['enterprise', 'partner'];
 
 export function parsePlan(value: unknown): Plan {
@@ -206,7 +206,7 @@ export async function setOrganizationPlanOf(db: Kysely<Database>, orgId: string,
 
 /**
  * Whether a user may own networks: active (neither suspended nor unverified) and — when a member of an
- * organization — not Access-only / Simplified Access-only (API.md, invalid `owner` cases).
+ * organization — not Access-only / Simplified Access-only (docs/spec/api.md, invalid `owner` cases).
  */
 export function canOwnNetworks(
   user: Pick<UserRecord, 'status'> & Partial<Pick<UserRecord, 'kind'>>,

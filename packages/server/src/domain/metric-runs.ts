@@ -1,7 +1,7 @@
 /**
  * Running a registry metric: the ONE path every caller takes — the API metric routes (synchronous and
  * `Prefer: respond-async` jobs), the embedded viewer's metric calls, its AI chat and the job workers
- * (docs/api/decisions.md "Metrics", docs/jobs.md).
+ * (docs/spec/decisions.md §4, docs/jobs.md).
  *
  * - `checkMetricPlan`: Enterprise/Partner plans only; informal* need an organization (403 PLAN_REQUIRED).
  * - `loadStoredNetwork`: a stored network's metadata and JSON text of the same `version` (a write slipping
@@ -53,6 +53,8 @@ export interface RunOptions {
   startedAt?: number;
   /** Time limit (ms); default the synchronous limit (`metricTimeoutMs`). Jobs pass their own. */
   timeoutMs?: number;
+  /** Kernel progress (work units done / total), about every half second while it runs (jobs). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** The run was cancelled (client disconnected, job cancelled): there is nobody to answer. */
@@ -132,18 +134,23 @@ export async function loadStoredNetwork(db: Kysely<Database>, principal: Princip
 export async function computeMetric(deps: MetricRunDeps, metric: AnyMetric, network: TaskNetwork, opts: RunOptions & { writeBack?: boolean; nodeCount?: number } = {}): Promise<JobResult> {
   const limitMs = opts.timeoutMs ?? deps.limits.metricTimeoutMs;
   try {
-    return await deps.pool.run({ metric: metric.id, network, signal: opts.signal, startedAt: opts.startedAt, writeBack: opts.writeBack, nodeCount: opts.nodeCount, timeoutMs: opts.timeoutMs });
+    return await deps.pool.run({ metric: metric.id, network, signal: opts.signal, startedAt: opts.startedAt, writeBack: opts.writeBack, nodeCount: opts.nodeCount, timeoutMs: opts.timeoutMs, onProgress: opts.onProgress });
   } catch (err) {
-    if (err instanceof EngineError && err.code === 'METRIC_TIMEOUT') {
-      deps.log?.info({ metric: metric.id, limitMs }, 'metric timed out');
-      throw metricTimeoutError(metric, limitMs);
-    }
-    if (err instanceof EngineError && err.code === 'CANCELLED') {
-      deps.log?.info({ metric: metric.id }, 'metric cancelled');
-      throw new MetricCancelled();
-    }
-    throw err;
+    throw mapComputeError(deps, metric, limitMs, err);
   }
+}
+
+/** The pool's outcomes as the API reports them: time limit → 422 METRIC_TIMEOUT, cancelled → MetricCancelled; others as they are. */
+export function mapComputeError(deps: Pick<MetricRunDeps, 'log'>, metric: AnyMetric, limitMs: number, err: unknown): unknown {
+  if (err instanceof EngineError && err.code === 'METRIC_TIMEOUT') {
+    deps.log?.info({ metric: metric.id, limitMs }, 'metric timed out');
+    return metricTimeoutError(metric, limitMs);
+  }
+  if (err instanceof EngineError && err.code === 'CANCELLED') {
+    deps.log?.info({ metric: metric.id }, 'metric cancelled');
+    return new MetricCancelled();
+  }
+  return err;
 }
 
 /** Writes a write-back result if the network is still at `version` (else 409 CONFLICT, nothing written). */
@@ -168,7 +175,7 @@ export async function runStoredMetric(deps: MetricRunDeps, p: Principal, metric:
 }
 
 /** A parsed small request body: either names a stored network or carries the network. */
-export type ParsedMetricBody = { networkId: string; params: Record<string, unknown> } | { networkId?: undefined; nodeCount: number | undefined };
+export type ParsedMetricBody = { networkId: string; params: Record<string, unknown> } | { networkId?: undefined; nodeCount: number | undefined; params?: Record<string, unknown> };
 
 /**
  * Parses and validates a small body on the event loop (400 INVALID_ARGS naming every problem); bodies over
@@ -195,7 +202,7 @@ export function parseMetricBody(deps: MetricRunDeps, metric: AnyMetric, raw: Uin
   }
   const req = parseMetricRequest(metric, body, { maxNodes: deps.limits.maxNodes, maxEdges: deps.limits.maxEdges });
   if (req.networkId !== undefined) return { networkId: req.networkId, params: req.params };
-  return { nodeCount: req.network?.nodes.length };
+  return { nodeCount: req.network?.nodes.length, params: req.params };
 }
 
 /** A metric call with a request body (`networkId` or `networkJSON`), as the API route answers it. */

@@ -1,5 +1,5 @@
 /**
- * Who may see and change which network (DECISIONS.md §2):
+ * Who may see and change which network (docs/spec/decisions.md §2):
  * - anonymous: Public networks, read only;
  * - user credential: networks the user owns, networks shared with the user (`View` read, `Edit` read and
  *   write), Public networks (read only); delete needs ownership;

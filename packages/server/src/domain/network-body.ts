@@ -1,5 +1,5 @@
 /**
- * Parses a `POST/PUT /networks` body with the rules of API.md and DECISIONS.md §3, reporting every problem
+ * Parses a `POST/PUT /networks` body with the rules of docs/spec/api.md and docs/spec/decisions.md §3, reporting every problem
  * at once with JSON pointers (the network JSON's problems included):
  * - `name` (non-empty String) and `networkJSON` required;
  * - `description` String; `status` `Public` | `Private`; `isDirected` Boolean or "true"/"false";

@@ -2,7 +2,7 @@
  * The create-network command shared by `POST /networks`, `POST /networks/import` and the web app's
  * upload: ownership rules (network-ownership.ts: user credential → its user; organization credential →
  * `owner` or its creator), the owner's plan maxima, then the insert. `originalFileType` records the
- * uploaded format (DECISIONS §7: Excel, GEXF or JSON); `fileType` is always JSON.
+ * uploaded format (docs/spec/decisions.md §7: Excel, GEXF or JSON); `fileType` is always JSON.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * Ownership rules of `POST /networks` (API.md "Ownership rules") and plan maxima (DECISIONS.md §2):
+ * Ownership rules of `POST /networks` (docs/spec/api.md "Ownership rules") and plan maxima (docs/spec/decisions.md §2):
  * 1. a user credential creates networks owned by its own user (`owner` ignored);
  * 2. an organization credential with `owner` (e-mail or user id): the owner must be an active, verified
  *    member of the credential's organization who can own networks (not Access-only) → else 400

@@ -1,7 +1,7 @@
 /**
  * "Keep these positions" (docs/embedding.md, Layouts): an embedded viewer with Edit writes node x/y
  * into its session's stored network. The network JSON gains `x`/`y` on the listed nodes (finite numbers,
- * docs/api/decisions.md §3), everything else stays as stored; the change gets a new `networkUUID` and
+ * docs/spec/decisions.md §3), everything else stays as stored; the change gets a new `networkUUID` and
  * applies only if the network did not change since the viewer loaded it (its `networkUUID`), else 409.
  */
 import { randomUUID } from 'node:crypto';

@@ -3,7 +3,7 @@
  * see and change them: the overview (plan, member and network counts, embedding seats), the member list
  * (managed users flagged `embedded`), adding an existing user, changing a role, suspending and reinstating.
  *
- * Rules (docs/api/decisions.md, "Organization members"):
+ * Rules (docs/spec/decisions.md §9.1):
  * - only Owners and Admins change members; only an Owner gives or takes the Owner role or suspends an Owner;
  * - the organization always keeps one active Owner (the last one cannot be demoted or suspended);
  * - nobody suspends themselves;

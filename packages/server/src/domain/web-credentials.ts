@@ -1,5 +1,5 @@
 /**
- * The web app's credentials page (docs/web-app.md "Credentials"; DECISIONS: created in the web
+ * The web app's credentials page (docs/web-app.md "Credentials"; docs/spec/decisions.md: created in the web
  * application): what a signed-in user sees and may do with API credentials, on top of
  * domain/credentials.ts.
  * - list: the user's own credentials, plus the organization's when the user is its Owner/Admin;

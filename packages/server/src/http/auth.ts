@@ -1,5 +1,5 @@
 /**
- * Authentication and scope checks (API.md Authentication, DECISIONS.md §2).
+ * Authentication and scope checks (docs/spec/api.md Authentication, docs/spec/decisions.md §2).
  *
  * - `Authorization: Bearer nl_…` → user or organization token; `Authorization: Basic base64(pk:sk)` →
  *   legacy key pair (responses then carry `Deprecation` and `Link` headers).
@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from './error-codes.ts';
+import type { AuthFailureLimiter } from './auth-failures.ts';
 import type { Principal } from '../domain/credentials.ts';
 import { authenticateBearerFast, authenticateBasicFast } from '../domain/credentials.ts';
 import type { Kysely } from 'kysely';
@@ -31,6 +32,12 @@ export interface RouteAuth {
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /**
+     * Whoever sent this request proved a credential before its body is read (credential, web session,
+     * viewer access token, operator token); an unauthenticated body is held to the anonymous body limit
+     * (http/decompress.ts).
+     */
+    authenticated: boolean;
   }
   interface FastifyContextConfig {
     auth?: RouteAuth;
@@ -84,11 +91,13 @@ function orUnauthenticated(p: Principal | null | Promise<Principal | null>, deta
   return p;
 }
 
-export function registerAuth(app: FastifyInstance, db: Kysely<Database>, publicUrl: string): void {
+export function registerAuth(app: FastifyInstance, db: Kysely<Database>, publicUrl: string, failures: AuthFailureLimiter): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('authenticated', false);
   const deprecationLink = `<${publicUrl}/docs/api/credentials>; rel="deprecation"`;
   const authorize = (request: FastifyRequest, reply: FastifyReply, principal: Principal | null): void => {
     request.principal = principal;
+    if (principal) request.authenticated = true;
     const auth = request.routeOptions.config?.auth;
     if (principal?.kind === 'basic') {
       reply.header('deprecation', 'true');
@@ -104,19 +113,45 @@ export function registerAuth(app: FastifyInstance, db: Kysely<Database>, publicU
       requireScope(principal, `${auth.resource}:${action}`);
     }
   };
+  // A failed authentication counts against the client's address; an address over the limit is refused
+  // before its credential is looked at (http/auth-failures.ts).
+  const failed = (request: FastifyRequest, err: unknown, done: (err?: Error) => void): void => {
+    if (!(err instanceof HttpProblem && err.code === 'UNAUTHENTICATED')) return done(err as Error);
+    failures.fail(request.ip).then((limited) => done(limited ?? err), () => done(err));
+  };
   // A callback hook, not an async one: a cached principal is checked without a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     // Web-app routes authenticate by session cookie only (http/web-session.ts), never by credential.
     if (request.routeOptions.config?.auth?.skip || request.routeOptions.config?.web) return done();
     let found: Principal | null | Promise<Principal | null>;
+    if (request.headers.authorization) {
+      const limited = failures.refused(request.ip);
+      if (limited) return done(limited);
+    }
     try {
       found = authenticate(db, request);
-      if (!(found instanceof Promise)) authorize(request, reply, found);
+    } catch (err) {
+      return failed(request, err, done);
+    }
+    if (found instanceof Promise) {
+      found.then(
+        (p) => {
+          try {
+            authorize(request, reply, p);
+          } catch (err) {
+            return done(err as Error);
+          }
+          done();
+        },
+        (err: unknown) => failed(request, err, done),
+      );
+      return;
+    }
+    try {
+      authorize(request, reply, found);
     } catch (err) {
       return done(err as Error);
     }
-    if (found instanceof Promise) {
-      found.then((p) => authorize(request, reply, p)).then(() => done(), (err: Error) => done(err));
-    } else done();
+    done();
   });
 }

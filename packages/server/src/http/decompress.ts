@@ -1,5 +1,5 @@
 /**
- * Request body decoding (DECISIONS.md §1): `Content-Encoding` gzip, x-gzip, deflate (zlib-wrapped or
+ * Request body decoding (docs/spec/decisions.md §1): `Content-Encoding` gzip, x-gzip, deflate (zlib-wrapped or
  * raw, detected from the first bytes), br, identity. Decompression is streamed: the compressed size is
  * counted against `maxBodyBytes`, the inflated size against `maxInflatedBytes`, and a stream whose
  * inflation ratio is that of a compression bomb is cut off early, so a bomb is answered 413 without

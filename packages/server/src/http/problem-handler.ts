@@ -1,5 +1,5 @@
 /**
- * Renders every error as RFC 9457 problem JSON with a stable `code` (DECISIONS.md §1): our own
+ * Renders every error as RFC 9457 problem JSON with a stable `code` (docs/spec/decisions.md §1): our own
  * HttpProblem, domain and engine errors (duck-typed on `code` + `status`), Fastify's validation and
  * content-type errors. Unknown errors are 500 INTERNAL with the request id and no stack trace.
  */

@@ -1,5 +1,5 @@
 /**
- * Per-credential request rate limit outside embedding (DECISIONS.md §2/§6): a fixed window of one hour,
+ * Per-credential request rate limit outside embedding (docs/spec/decisions.md §2/§6): a fixed window of one hour,
  * `limits.requestsPerHour` requests (default 6,000) per credential; anonymous requests are limited per
  * IP address. 429 RATE_LIMITED with `Retry-After` and the `RateLimit-Limit/Remaining/Reset` headers
  * (IETF draft), which are also sent on every limited response. Counters live in Redis when `REDIS_URL`

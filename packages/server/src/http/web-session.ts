@@ -181,5 +181,6 @@ export async function registerWebSessions(app: FastifyInstance): Promise<void> {
     }
     request.web = webStateOf(found, app.config.web.sessionIdleMs);
     request.principal = found.principal;
+    request.authenticated = true;
   });
 }

@@ -1,4 +1,4 @@
-/** Embedding resources → API JSON (DECISIONS.md §5 shapes). */
+/** Embedding resources → API JSON (docs/spec/decisions.md §5 shapes). */
 import type { Static } from 'typebox';
 import type { EmbedViewSchema, ManagedUserSchema } from '../schemas/embed.ts';
 import type { ManagedUserWithGrants } from '../domain/embed-users.ts';
@@ -24,7 +24,7 @@ export function presentManagedUser({ user, grants }: ManagedUserWithGrants): Man
   };
 }
 
-/** EmbedView v1 (API.md), plus `created` and `modified`. */
+/** EmbedView v1 (docs/spec/api.md), plus `created` and `modified`. */
 export type EmbedViewResource = Static<typeof EmbedViewSchema>;
 
 /** Stored content was checked by parseViewBody (domain/embed-rules.ts) when saved. */

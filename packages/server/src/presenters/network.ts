@@ -1,4 +1,4 @@
-/** Network row → API JSON (DECISIONS.md §3). `networkJSON` is added only by `GET /networks/:id`. */
+/** Network row → API JSON (docs/spec/decisions.md §3). `networkJSON` is added only by `GET /networks/:id`. */
 import type { Static } from 'typebox';
 import type { NetworksTable } from '../store/schema.ts';
 import type { NetworkResourceSchema } from '../schemas/network.ts';

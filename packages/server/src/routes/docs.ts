@@ -54,7 +54,7 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     reference: Type.String({ description: 'Interactive API reference (Swagger UI).' }),
     openapi: Type.String({ description: 'OpenAPI 3.1 description.' }),
     documentation: Type.String({ description: 'Guides and reference pages.' }),
-  });
+  }, { additionalProperties: false });
   app.get(
     '/api/v2',
     {
@@ -62,7 +62,7 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         hide: true,
         summary: 'Where the API reference is',
-        response: { 200: ApiIndex, 302: Type.Null({ description: 'Browsers (Accept: text/html) are sent to the API reference.' }) },
+        response: { 200: ApiIndex, 302: { description: 'Browsers (Accept: text/html) are sent to the API reference (`Location: /api/v2/docs`).', type: 'null' } },
       },
     },
     async (request, reply) => {

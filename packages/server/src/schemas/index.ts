@@ -8,6 +8,7 @@ import type { TSchema } from 'typebox';
 import { ProblemItemSchema, ProblemSchema } from './problem.ts';
 import { EMBED_SCHEMAS } from './embed.ts';
 import { METRIC_SCHEMAS } from './metric.ts';
+import { JOB_SCHEMAS } from './jobs.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
@@ -23,6 +24,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   DeletedSchema,
   ...METRIC_SCHEMAS,
   ...EMBED_SCHEMAS,
+  ...JOB_SCHEMAS,
 ];
 
 export function registerNamedSchemas(app: FastifyInstance, schemas: readonly TSchema[] = NAMED_SCHEMAS): void {

@@ -1,5 +1,5 @@
 /**
- * Short-lived embedding state that several instances must share (DECISIONS.md §6): rate-limit counters,
+ * Short-lived embedding state that several instances must share (docs/spec/decisions.md §6): rate-limit counters,
  * single-use launch tokens, access tokens, session activity and per-session leases ("one metric at a
  * time"). Two implementations behind one interface:
  *

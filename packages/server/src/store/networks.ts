@@ -2,7 +2,7 @@
  * Networks repository. The network JSON is stored gzip-compressed in `json_gz` and is never read by the
  * listing/metadata queries (they select explicit columns), so listing a 100k-node network costs the same
  * as listing a tiny one. `version` increases on every change: `updateNetworkIf` applies a change only
- * if nobody changed the network since it was read (metric write-back, DECISIONS §4.3).
+ * if nobody changed the network since it was read (metric write-back, docs/spec/decisions.md §4.3).
  */
 import { promisify } from 'node:util';
 import { constants as zc, gunzip, gzip } from 'node:zlib';

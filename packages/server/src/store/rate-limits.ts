@@ -3,8 +3,10 @@
  * `INSERT … ON CONFLICT DO UPDATE … RETURNING`, atomic on SQLite and PostgreSQL: concurrent requests
  * (or processes) never lose an increment. A counter whose stored window is older than the current
  * one restarts at 1; a late request for an older window counts in the newer window (never resets it).
+ * `WindowCounters` puts the same counting behind one interface for the database and Redis.
  */
 import { sql, type Kysely } from 'kysely';
+import type { Redis } from 'ioredis';
 import type { Database } from './schema.ts';
 
 export interface WindowCount {
@@ -50,4 +52,27 @@ export async function peekWindow(db: Kysely<Database>, key: string, windowMs: nu
 export async function pruneWindows(db: Kysely<Database>, before: number): Promise<number> {
   const res = await db.deleteFrom('rate_limits').where('window_start', '<', before).executeTakeFirst();
   return Number(res.numDeletedRows);
+}
+
+/** Fixed-window counters behind one interface: the database (above) or Redis (shared by every instance). */
+export interface WindowCounters {
+  /** Counts one hit on `key` in the fixed window containing `now`. */
+  hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+}
+
+export function databaseCounters(db: Kysely<Database>, prefix: string): WindowCounters {
+  return { hit: (key, windowMs, now) => incrementWindow(db, `${prefix}${key}`, windowMs, now) };
+}
+
+const REDIS_HIT = `local c = redis.call('INCR', KEYS[1]) if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return c`;
+
+/** `INCR` + `PEXPIRE` in one Lua script (atomic); the key names its window, the TTL only garbage-collects. */
+export function redisCounters(redis: Redis, prefix: string): WindowCounters {
+  return {
+    async hit(key, windowMs, now) {
+      const windowStart = Math.floor(now / windowMs) * windowMs;
+      const count = Number(await redis.eval(REDIS_HIT, 1, `${prefix}${key}:${windowStart}`, String(windowMs + 60_000)));
+      return { count, windowStart, resetAt: windowStart + windowMs };
+    },
+  };
 }

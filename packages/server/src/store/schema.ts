@@ -169,7 +169,7 @@ export interface EmbedSessionsTable {
   last_activity_at: string;
   ended_at: string | null;
   ended_reason: string | null;
-  /** 'embed' (a managed user, API.md Session); 'owner' / 'public': Explore of the web app (0006, docs/web-app.md). */
+  /** 'embed' (a managed user, docs/spec/api.md Session); 'owner' / 'public': Explore of the web app (0006, docs/web-app.md). */
   mode: EmbedSessionMode;
   /** mode 'owner': the web session that opened it (the viewer ends with it). */
   web_session_id: string | null;
@@ -338,6 +338,60 @@ export interface AuthEpochTable {
   v: number;
 }
 
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/** What a claim of the row does: `run` the job (or shard) whole / the shard, `shards` = waiting for its shard rows, `merge` = sum them and finish. */
+export type JobPhase = 'run' | 'shards' | 'merge';
+
+/** Metric jobs and their shard rows (docs/jobs.md); also the queue when there is no Redis. */
+export interface MetricJobsTable {
+  id: string;
+  /** Shard rows: the job they belong to. */
+  parent_id: string | null;
+  /** Tenant: `user:<id>` (user credentials) or `org:<id>` (organization credentials). */
+  owner_key: string;
+  /** The user whose credential created the job. */
+  user_id: string;
+  status: JobStatus;
+  phase: JobPhase;
+  /** 1 = a worker may claim it (when its lease is free or expired). */
+  runnable: number;
+  /** 1 = created by POST /metrics/batch (the result is the batch shape). */
+  batch: number;
+  /** JSON array of `{ metric, params }` (params as validated). */
+  metrics: string;
+  network_id: string | null;
+  /** The stored network's version when the job was created: results are written only onto it. */
+  network_version: number | null;
+  node_count: number | null;
+  /** With `networkJSON`: whether the posted network is directed (batch jobs; single jobs carry it in the body). */
+  network_directed: number | null;
+  /** With `networkJSON`: `body` = the request body of a metric endpoint (validated by the worker), `network` = validated network JSON (batch). */
+  input_kind: 'body' | 'network' | null;
+  /** With `networkJSON`: the input (see input_kind), gzip. */
+  input_gz: Uint8Array | null;
+  shard_index: number | null;
+  shard_count: number | null;
+  /** Shard rows: their partial sums (Float64 arrays, concatenated, little-endian). */
+  partial: Uint8Array | null;
+  progress: number;
+  eta_seconds: number | null;
+  timeout_ms: number;
+  /** Claims so far (a job or shard is claimed at most 3 times: once plus two retries). */
+  attempts: number;
+  worker_id: string | null;
+  /** ms since epoch; a running row whose lease passed is taken again. */
+  lease_until: number | null;
+  /** The answer (JSON text, gzip). */
+  result_gz: Uint8Array | null;
+  /** Problem JSON when failed. */
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** When a finished job is pruned (finished + retention). */
+  expires_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -366,4 +420,5 @@ export interface Database {
   mfa_recovery_codes: MfaRecoveryCodesTable;
   organization_settings: OrganizationSettingsTable;
   user_links: UserLinksTable;
+  metric_jobs: MetricJobsTable;
 }

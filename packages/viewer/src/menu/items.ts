@@ -1,5 +1,5 @@
 /**
- * The Explore left menu's items in the viewer's own fixed order (API.md Viewer options). `ui.menu`
+ * The Explore left menu's items in the viewer's own fixed order (docs/spec/api.md Viewer options). `ui.menu`
  * only hides items: the order is always this one, unknown names are ignored, `[]` means no menu at all.
  * Hiding never grants or removes rights (saving still needs Edit, chat still needs chatAccess).
  */

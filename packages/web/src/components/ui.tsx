@@ -80,7 +80,8 @@ export function ErrorNotice({ error, title }: { error: unknown; title?: string }
   return (
     <div className="notice notice-error" role="alert">
       {title && <strong>{title}</strong>}
-      <p>{errorText(error)}</p>
+      {/* with a list, the summary would only repeat its first line: say how many instead */}
+      <p>{items.length === 0 ? errorText(error) : items.length === 1 ? 'One problem:' : `${items.length} problems${items.length >= 100 ? ' (the first 100)' : ''}:`}</p>
       {items.length > 0 && <ProblemList items={items} />}
     </div>
   );

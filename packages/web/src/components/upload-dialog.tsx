@@ -9,18 +9,16 @@ import { api } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
 import { TEMPLATE_FORMATS, type Network } from '../api/types.ts';
 import { Dialog } from './dialog.tsx';
-import { Button, Checkbox, ErrorNotice, Select, TextArea, TextField } from './ui.tsx';
+import { Button, ErrorNotice, Select, TextArea, TextField } from './ui.tsx';
 import { useToast } from './toast.tsx';
+
+type Directedness = 'file' | 'directed' | 'undirected';
 
 const ACCEPT = '.json,.xlsx,.xlsm,.gexf,.graphml,.xml,.csv,.tsv,.txt,.zip';
 
 function formatOf(name: string): string {
   const ext = name.toLowerCase().split('.').pop() ?? '';
   return { json: 'JSON', xlsx: 'Excel', xlsm: 'Excel', gexf: 'GEXF', graphml: 'GraphML', xml: 'GraphML', csv: 'CSV', tsv: 'CSV', txt: 'CSV', zip: 'CSV (zip)' }[ext] ?? 'unknown';
-}
-
-function baseName(name: string): string {
-  return name.replace(/\.[^.]+$/, '');
 }
 
 function DropZone({ label, file, onFile, testId }: { label: string; file: File | null; onFile: (f: File | null) => void; testId: string }) {
@@ -56,7 +54,7 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [status, setStatus] = useState<'Private' | 'Public'>('Private');
-  const [directed, setDirected] = useState(true);
+  const [directed, setDirected] = useState<Directedness>('file');
   const qc = useQueryClient();
   const toast = useToast();
   const upload = useMutation({
@@ -74,7 +72,7 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
     setName('');
     setDescription('');
     setStatus('Private');
-    setDirected(true);
+    setDirected('file');
     upload.reset();
   };
   const isCsv = file ? formatOf(file.name) === 'CSV' : false; // a bare edge list may come with a nodes file
@@ -82,10 +80,12 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
     e.preventDefault();
     if (!file) return;
     const form = new FormData();
-    form.append('name', name.trim() || baseName(file.name));
+    // Only what the person chose: name, description and directedness otherwise come from the file (its
+    // Network sheet, GEXF edge type, ...; else the file name and directed), docs/api/import-export.md.
+    if (name.trim()) form.append('name', name.trim());
     if (description.trim()) form.append('description', description.trim());
     form.append('status', status);
-    form.append('isDirected', String(directed));
+    if (directed !== 'file') form.append('isDirected', String(directed === 'directed'));
     form.append('file', file, file.name);
     if (isCsv && nodesFile) form.append('nodesFile', nodesFile, nodesFile.name);
     upload.mutate(form);
@@ -98,15 +98,19 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
         </p>
         <DropZone label={isCsv ? 'Edges file' : 'Network file'} file={file} onFile={(f) => { setFile(f); upload.reset(); }} testId="upload-file" />
         {isCsv && <DropZone label="Nodes file (optional CSV: an Id column, then attributes)" file={nodesFile} onFile={setNodesFile} testId="upload-nodes-file" />}
+        <TextField label="Name" name="name" placeholder="As in the file, else the file name" value={name} onChange={(e) => setName(e.target.value)} />
         <div className="grid-2">
-          <TextField label="Name" name="name" placeholder={file ? baseName(file.name) : 'From the file name'} value={name} onChange={(e) => setName(e.target.value)} />
           <Select label="Visibility" name="status" value={status} onChange={(e) => setStatus(e.target.value as 'Private' | 'Public')}>
             <option value="Private">Private</option>
             <option value="Public">Public (listed in Discover)</option>
           </Select>
+          <Select label="Edges" name="isDirected" value={directed} onChange={(e) => setDirected(e.target.value as Directedness)}>
+            <option value="file">As the file says (else directed)</option>
+            <option value="directed">Directed</option>
+            <option value="undirected">Undirected</option>
+          </Select>
         </div>
-        <TextArea label="Description" name="description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
-        <Checkbox label="Directed edges (for formats that do not say)" checked={directed} onChange={(e) => setDirected(e.target.checked)} />
+        <TextArea label="Description" name="description" rows={2} placeholder="As in the file" value={description} onChange={(e) => setDescription(e.target.value)} />
         <ErrorNotice error={upload.error} title="The file was not imported" />
         <div className="dialog-actions">
           <div className="templates">

@@ -1,46 +1,107 @@
 /**
  * Explore (`/networks/:id/explore`, and read-only `/discover/:id/explore`): the network in the same viewer
- * as the embed, filling the page. The server hands out a viewer URL authenticated for this web session
- * (owner mode; read-only for viewers and for Discover); the viewer runs in a sandboxed iframe.
+ * as the embed, filling the page. The web app is the viewer's host (docs/web-app.md "Explore"): it asks the
+ * server for a viewer session (owner mode for the signed-in user; read-only for View shares and Discover)
+ * and frames it with the embed SDK, handing it launch tokens from `/app/api/explore/:sessionId/launch-tokens`.
+ * The viewer never sees the session cookie.
  */
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { api, ApiError } from '../api/client.ts';
+import { api, ApiError, errorText } from '../api/client.ts';
 import { APP_PATHS, pathTo } from '../paths.ts';
-import { Empty, ErrorNotice, Loading } from '../components/ui.tsx';
+import { Button, Empty, ErrorNotice, Loading, num } from '../components/ui.tsx';
+import { launchTokens, loadSdk, type EmbedHandle } from '../embed-sdk.ts';
 
-/** The iframe sandbox the viewer needs (scripts, its own origin for storage and API calls, popups for links). */
-export const VIEWER_SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
+interface ExploreStarted {
+  sessionId: string;
+  viewerUrl: string;
+  launchToken: string;
+  access: 'owner' | 'edit' | 'read';
+}
+
+type ViewerState =
+  | { kind: 'opening' }
+  | { kind: 'ready'; name: string; nodeCount: number; edgeCount: number }
+  | { kind: 'ended' }
+  | { kind: 'failed'; message: string };
+
+const ACCESS_BADGE = { owner: null, edit: null, read: 'Read-only' } as const;
 
 export default function Explore() {
   const { id = '' } = useParams();
   const location = useLocation();
   const isPublic = location.pathname.startsWith('/discover/');
-  const name = (location.state as { name?: string } | null)?.name;
+  const stateName = (location.state as { name?: string } | null)?.name;
   const back = isPublic ? APP_PATHS.discover : pathTo(APP_PATHS.network, { id });
-  const viewer = useQuery({
+  const started = useQuery({
     queryKey: ['explore', isPublic ? 'public' : 'own', id],
-    queryFn: () => api.post<{ viewerUrl: string }>(isPublic ? `/app/api/public-networks/${encodeURIComponent(id)}/explore` : `/app/api/networks/${encodeURIComponent(id)}/explore`),
+    queryFn: () => api.post<ExploreStarted>(isPublic ? `/app/api/public-networks/${encodeURIComponent(id)}/explore` : `/app/api/networks/${encodeURIComponent(id)}/explore`),
     retry: false,
-    staleTime: 0,
+    staleTime: Infinity,
     gcTime: 0,
     refetchOnMount: 'always',
   });
+  const frame = useRef<HTMLDivElement>(null);
+  const [viewer, setViewer] = useState<ViewerState>({ kind: 'opening' });
+
+  const s = started.data;
+  useEffect(() => {
+    if (!s || !frame.current) return;
+    const container = frame.current;
+    let handle: EmbedHandle | null = null;
+    let cancelled = false;
+    setViewer({ kind: 'opening' });
+    const getLaunchToken = launchTokens(s.launchToken, async (sid) => (await api.post<{ launchToken: string }>(`/app/api/explore/${encodeURIComponent(sid)}/launch-tokens`)).launchToken);
+    loadSdk()
+      .then((m) => m.default.create(container, { sessionId: s.sessionId, getLaunchToken, title: 'Network viewer' }))
+      .then(async (h) => {
+        if (cancelled) return h.destroy();
+        handle = h;
+        h.on('session.expired', () => !cancelled && setViewer({ kind: 'ended' }));
+        const info = await h.network.info();
+        if (!cancelled) setViewer({ kind: 'ready', name: info.name, nodeCount: info.nodeCount, edgeCount: info.edgeCount });
+      })
+      .catch((err: unknown) => !cancelled && setViewer({ kind: 'failed', message: errorText(err) }));
+    return () => {
+      cancelled = true;
+      handle?.destroy();
+      container.textContent = '';
+    };
+  }, [s]);
+
+  const name = viewer.kind === 'ready' ? viewer.name : stateName;
+  const badge = isPublic ? 'Read-only' : s ? ACCESS_BADGE[s.access] : null;
   return (
     <div className="explore">
       <div className="explore-bar">
         <Link to={back} className="btn btn-ghost">← {isPublic ? 'Discover' : 'Network'}</Link>
         <h1 id="page-title" tabIndex={-1} className="explore-title">{name ? `Explore: ${name}` : 'Explore'}</h1>
-        {isPublic && <span className="badge badge-neutral">Read-only</span>}
+        {badge && <span className="badge badge-neutral">{badge}</span>}
+        <span className="explore-status muted" data-testid="viewer-status" aria-live="polite">
+          {viewer.kind === 'ready' ? `${num(viewer.nodeCount)} nodes · ${num(viewer.edgeCount)} edges` : s && viewer.kind === 'opening' ? 'Drawing the network…' : ''}
+        </span>
       </div>
-      {viewer.isPending && <Loading label="Opening the viewer…" />}
-      {viewer.error &&
-        (viewer.error instanceof ApiError && viewer.error.status === 404 ? (
+      {started.isPending && <Loading label="Opening the viewer…" />}
+      {started.error &&
+        (started.error instanceof ApiError && started.error.status === 404 ? (
           <Empty title="Network not found" action={<Link className="btn btn-primary" to={back}>Back</Link>}><p>It was deleted, made private, or it is not shared with you.</p></Empty>
         ) : (
-          <div className="explore-error"><ErrorNotice error={viewer.error} title="The viewer could not be opened" /></div>
+          <div className="explore-error"><ErrorNotice error={started.error} title="The viewer could not be opened" /></div>
         ))}
-      {viewer.data && <iframe className="explore-frame" title={name ? `Network viewer: ${name}` : 'Network viewer'} src={viewer.data.viewerUrl} sandbox={VIEWER_SANDBOX} allow="clipboard-write; fullscreen" data-testid="viewer-frame" />}
+      {viewer.kind === 'failed' && (
+        <div className="explore-error">
+          <div className="notice notice-error" role="alert"><strong>The viewer could not be opened</strong><p>{viewer.message}</p></div>
+          <Button onClick={() => void started.refetch()}>Try again</Button>
+        </div>
+      )}
+      {viewer.kind === 'ended' && (
+        <div className="explore-error">
+          <div className="notice notice-warning" role="status"><strong>This viewer session has ended.</strong><p>The network was changed, unshared or made private, or you signed out.</p></div>
+          <Button onClick={() => void started.refetch()}>Open again</Button>
+        </div>
+      )}
+      {s && <div ref={frame} className={`explore-frame${viewer.kind === 'ready' || viewer.kind === 'opening' ? '' : ' explore-frame-hidden'}`} data-testid="viewer-frame" />}
     </div>
   );
 }

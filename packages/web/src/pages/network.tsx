@@ -38,7 +38,7 @@ export default function NetworkPage() {
     <>
       <nav aria-label="Breadcrumb" className="breadcrumb"><Link to={APP_PATHS.networks}>Networks</Link> <span aria-hidden="true">/</span></nav>
       <PageHeader title={n.name} subtitle={ACCESS_TEXT[n.access]}>
-        <Link className="btn btn-primary" to={pathTo(APP_PATHS.explore, { id: n._id })}>Explore</Link>
+        <Link className="btn btn-primary" to={pathTo(APP_PATHS.explore, { id: n._id })} state={{ name: n.name }}>Explore</Link>
         {canEdit && <Button onClick={() => setEditing(true)}>Edit details</Button>}
         {isOwner && <Button variant="danger" onClick={() => setDeleting(true)}>Delete</Button>}
       </PageHeader>
@@ -48,7 +48,7 @@ export default function NetworkPage() {
           <p className={n.description ? '' : 'muted'}>{n.description || 'No description.'}</p>
           <dl className="facts">
             <dt>Visibility</dt><dd><Badge tone={n.status === 'Public' ? 'public' : 'private'}>{n.status}</Badge></dd>
-            <dt>Edges</dt><dd>{n.isDirected ? 'Directed' : 'Undirected'}</dd>
+            <dt>Direction</dt><dd>{n.isDirected ? 'Directed' : 'Undirected'}</dd>
             <dt>Nodes</dt><dd data-testid="node-count">{num(n.nodeCount)}</dd>
             <dt>Edges</dt><dd data-testid="edge-count">{num(n.edgeCount)}</dd>
             <dt>Owner</dt><dd>{n.owner.name}</dd>

@@ -123,6 +123,9 @@ export async function startWebEnv(opts: { env?: Record<string, string> } = {}): 
 /** Signs in through the sign-in page; resolves once the networks page is shown. */
 export async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
   await page.goto(`${base}/sign-in`);
+  await page.getByLabel('E-mail').waitFor({ timeout: 15_000 }).catch(async (e: Error) => {
+    throw new Error(`no sign-in form at ${page.url()}; the page says: ${(await page.locator('body').innerText().catch(() => '?')).slice(0, 500)}\n${e.message}`);
+  });
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).last().click();

@@ -7,5 +7,6 @@ import { migrateCommand } from './migrate.ts';
 import { networksCommand } from './networks.ts';
 import { orgsCommand } from './orgs.ts';
 import { usersCommand } from './users.ts';
+import { workerCommand } from './worker.ts';
 
-export const COMMANDS: readonly CliCommand[] = [usersCommand, orgsCommand, tokensCommand, keysCommand, networksCommand, metricsCommand, embeddingCommand, migrateCommand];
+export const COMMANDS: readonly CliCommand[] = [usersCommand, orgsCommand, tokensCommand, keysCommand, networksCommand, metricsCommand, embeddingCommand, migrateCommand, workerCommand];

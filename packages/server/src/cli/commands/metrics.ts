@@ -8,11 +8,13 @@
  * network JSON (`{ nodes, edges }`) or a network resource (`{ …, isDirected, networkJSON }`, e.g. saved
  * from `GET /networks/:id`, whose `isDirected` is then the default). Errors: `{ "error": { code, status,
  * detail, errors } }` on stderr, exit code 1. No database is needed.
+ * On a terminal, a progress bar with the ETA is drawn on standard error while it runs (nothing when piped).
  */
 import { readFile } from 'node:fs/promises';
 import { EngineError, getMetric, metrics, runMetric, type NetworkJSON } from '@netloom/engine';
 import { parseMetricRequest, responseText } from '@netloom/engine/pool/index.ts';
 import type { CliCommand } from '../context.ts';
+import { progressBar } from '../progress-bar.ts';
 
 /** `k=v` → [k, value]; the value is JSON when it parses, else the raw string. */
 export function parseParam(kv: string): [string, unknown] {
@@ -28,7 +30,7 @@ export function parseParam(kv: string): [string, unknown] {
 }
 
 /** The API answer for `metric` on the network file's content (what the command prints). */
-export function computeMetricText(metricId: string, file: unknown, params: Record<string, unknown>, directed: boolean | undefined, deadline?: number): string {
+export function computeMetricText(metricId: string, file: unknown, params: Record<string, unknown>, directed: boolean | undefined, deadline?: number, progress?: (done: number, total: number) => void): string {
   const metric = getMetric(metricId);
   let networkJSON: unknown = file;
   let isDirected: unknown = directed;
@@ -38,7 +40,7 @@ export function computeMetricText(metricId: string, file: unknown, params: Recor
     if (isDirected === undefined) isDirected = f.isDirected;
   }
   const req = parseMetricRequest(metric, { ...params, networkJSON, ...(isDirected === undefined ? {} : { isDirected }) });
-  const out = runMetric({ metric: metric.id, network: req.network as NetworkJSON, networkDirected: req.isDirected, params: req.params, deadline });
+  const out = runMetric({ metric: metric.id, network: req.network as NetworkJSON, networkDirected: req.isDirected, params: req.params, deadline, progress });
   return responseText(out);
 }
 
@@ -75,7 +77,15 @@ export const metricsCommand: CliCommand = {
             throw new EngineError('INVALID_ARGS', `${path}: ${(err as Error).message}`, [{ path: '', message: 'cannot read the network file as JSON' }]);
           }
           const deadline = opts.timeoutMs ? Date.now() + Number(opts.timeoutMs) : undefined;
-          process.stdout.write(computeMetricText(metricId, file, params, directed, deadline) + '\n');
+          // a progress bar on a terminal's standard error; nothing extra when piped (docs/jobs.md)
+          const bar = progressBar(metricId);
+          let text: string;
+          try {
+            text = computeMetricText(metricId, file, params, directed, deadline, bar ? (d, t) => bar.update(d, t) : undefined);
+          } finally {
+            bar?.done();
+          }
+          process.stdout.write(text + '\n');
         } catch (err) {
           if (!(err instanceof EngineError)) throw err;
           process.stderr.write(JSON.stringify({ error: { code: err.code, status: err.status, detail: err.message, ...(err.errors.length ? { errors: err.errors } : {}) } }) + '\n');

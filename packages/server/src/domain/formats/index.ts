@@ -19,7 +19,7 @@ export interface FormatDef {
   title: string;
   /** File name endings that select this format on import. */
   extensions: readonly string[];
-  /** `originalFileType` of a network imported from this format (DECISIONS §7). */
+  /** `originalFileType` of a network imported from this format (docs/spec/decisions.md §7). */
   originalFileType: 'JSON' | 'Excel' | 'GEXF';
   read(file: UploadedFile, nodesFile: UploadedFile | undefined, limits: ImportLimits): Promise<ImportedNetwork>;
   write(net: ExportableNetwork): ExportedFile | Promise<ExportedFile>;
@@ -66,7 +66,7 @@ export async function detectFormat(file: UploadedFile): Promise<FormatId> {
 
 /**
  * Reads an upload into a checked network: the format's own problems (with sheet/row/line), then the
- * network JSON rules every network obeys (docs/api/decisions.md §3), then the node/edge limits (413).
+ * network JSON rules every network obeys (docs/spec/decisions.md §3), then the node/edge limits (413).
  */
 export async function readNetworkFile(format: FormatId, file: UploadedFile, nodesFile: UploadedFile | undefined, limits: ImportLimits): Promise<ImportedNetwork & { nodeCount: number; edgeCount: number }> {
   if (file.bytes > limits.maxBytes || (nodesFile && nodesFile.bytes > limits.maxBytes)) throw tooLarge(`the file is larger than ${limits.maxBytes} bytes`);

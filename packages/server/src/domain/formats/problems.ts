@@ -1,7 +1,7 @@
 /**
  * Problems found while reading an uploaded file (docs/api/import-export.md): every problem is collected
  * with the place it was found (sheet and cell, file and line) so the caller gets them all in one 400.
- * The list is capped at 100 (DECISIONS: `errors` is capped); the count keeps going.
+ * The list is capped at 100 (docs/spec/decisions.md: `errors` is capped); the count keeps going.
  */
 import { DomainError, type DomainErrorItem } from '../errors.ts';
 

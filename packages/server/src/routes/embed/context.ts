@@ -9,7 +9,7 @@ export function embedContextOf(app: FastifyInstance): EmbedContext {
   return createEmbedContext({ db: app.database.db, config: app.config, redis: app.redis, now: () => app.now() });
 }
 
-/** The organization of an organization-owned credential (embedding calls need one: API.md Authentication 7). */
+/** The organization of an organization-owned credential (embedding calls need one: docs/spec/api.md Authentication 7). */
 export function orgCredential(request: FastifyRequest): { principal: Principal; orgId: string; actor: Actor } {
   const p = request.principal;
   if (!p) throw new DomainError('UNAUTHENTICATED', 'a credential is required');

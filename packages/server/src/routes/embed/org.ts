@@ -2,7 +2,7 @@
  * Ordinary-credential routes that embedding adds:
  * - `GET /api/v2/organization/members`: the organization's members for its admins (an organization
  *   credential, or a user credential of an Owner/Admin), managed users flagged `embedded: true`; the
- *   credential needs `employees:read` (names, e-mails and roles are people data; docs/api/decisions.md);
+ *   credential needs `employees:read` (names, e-mails and roles are people data; docs/spec/decisions.md §9);
  * - `GET /api/v2/networks/:id/views`: the saved views of a network (`networks:read`, same visibility as
  *   `GET /networks/:id`).
  */

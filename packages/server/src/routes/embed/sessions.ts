@@ -1,4 +1,4 @@
-/** Sessions and launch tokens for the host backend (API.md "Embedding: sessions"). */
+/** Sessions and launch tokens for the host backend (docs/spec/api.md "Embedding: sessions"). */
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';

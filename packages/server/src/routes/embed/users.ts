@@ -1,4 +1,4 @@
-/** Managed users and grants (API.md "Embedding: managed users"; DECISIONS.md §5). */
+/** Managed users and grants (docs/spec/api.md "Embedding: managed users"; docs/spec/decisions.md §5). */
 import { Type } from 'typebox';
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';

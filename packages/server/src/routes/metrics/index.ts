@@ -1,6 +1,6 @@
 /**
  * Metric endpoints, generated from the engine registry: `POST /api/v2/metrics/network/<id>` and
- * `POST /api/v2/metrics/nodes/<id>` (API.md Metrics; DECISIONS.md §2, §4.3).
+ * `POST /api/v2/metrics/nodes/<id>` (docs/spec/api.md Metrics; docs/spec/decisions.md §2, §4.3).
  *
  * Order of checks: credential and `metrics:write` (auth hook) → plan (enterprise/partner: the
  * organization's for organization credentials, `effectivePlan` of the user for user credentials) and
@@ -20,6 +20,8 @@ import type { Config } from '../../config.ts';
 import type { Principal } from '../../domain/credentials.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { checkMetricPlan, MetricCancelled, runPostedMetric, type MetricAnswer, type MetricRunDeps } from '../../domain/metric-runs.ts';
+import { submitMetricJob } from '../../domain/jobs.ts';
+import { presentJob } from '../../presenters/job.ts';
 import { metricBodySchema, metricDescription, metricResponseSchemas } from './schema.ts';
 
 export { SMALL_BODY_BYTES } from '../../domain/metric-runs.ts';
@@ -81,8 +83,16 @@ export async function withDisconnect(reply: FastifyReply, fn: (signal: AbortSign
   }
 }
 
+/** `Prefer: respond-async` (RFC 7240; other preferences may come along): run as a job (docs/jobs.md). */
+export function prefersAsync(request: FastifyRequest): boolean {
+  const prefer = request.headers.prefer;
+  const text = Array.isArray(prefer) ? prefer.join(',') : (prefer ?? '');
+  return /(^|[,\s])respond-async\s*(,|;|$)/i.test(text);
+}
+
 export async function metricRoutes(app: FastifyInstance): Promise<void> {
   const deps = metricRunDeps(app);
+  const jobs = { ...deps, jobs: app.config.jobs, wake: () => app.jobRunner?.wake(), now: app.now };
 
   // Keep metric bodies as bytes: parsed here when small, in a worker when big (see the header).
   app.removeContentTypeParser('application/json');
@@ -105,6 +115,10 @@ export async function metricRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request, reply) => {
         const p = principalOf(request);
+        if (prefersAsync(request)) {
+          const job = await submitMetricJob({ ...jobs, log: request.log }, p, metric, request.body as Buffer | undefined);
+          return reply.code(202).header('location', `/api/v2/jobs/${job.row.id}`).header('preference-applied', 'respond-async').send(presentJob(job));
+        }
         await checkMetricPlan(deps.db, p, metric);
         const startedAt = Date.now() - reply.elapsedTime;
         return withDisconnect(reply, (signal) => runPostedMetric({ ...deps, log: request.log }, p, metric, request.body as Buffer | undefined, { signal, startedAt }));

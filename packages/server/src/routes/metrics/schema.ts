@@ -1,7 +1,7 @@
 /**
  * OpenAPI/JSON schemas of the metric endpoints, generated from the engine registry: the body is the
  * common parameters plus the metric's own TypeBox parameters (closed), the responses follow
- * DECISIONS.md §4.3. Validation itself is done by the engine's parseMetricRequest (the same code runs on
+ * docs/spec/decisions.md §4.3. Validation itself is done by the engine's parseMetricRequest (the same code runs on
  * the event loop for small bodies and in a pool worker for big ones); these schemas document it.
  */
 import { Type } from 'typebox';
@@ -9,6 +9,7 @@ import type { AnyMetric } from '@netloom/engine';
 import { problemResponses } from '../../schemas/problem.ts';
 import { MetricWriteBackSchema, NetworkMetricValueSchema, NodeMetricValuesSchema } from '../../schemas/metric.ts';
 import { ref } from '../../schemas/ref.ts';
+import { JobSchema } from '../../schemas/jobs.ts';
 
 type Json = Record<string, unknown>;
 
@@ -42,11 +43,13 @@ export function metricBodySchema(metric: AnyMetric): Json {
   };
 }
 
-const problems = problemResponses(403, 404, 409, 422);
+const problems = problemResponses(403, 404, 409, 422, 503);
+/** With `Prefer: respond-async`: the job (docs/jobs.md), `Location: /api/v2/jobs/<jobId>`. */
+const accepted = { 202: ref(JobSchema) };
 
 export function metricResponseSchemas(metric: AnyMetric): Json {
-  if (metric.kind === 'network') return { 200: ref(NetworkMetricValueSchema), ...problems };
-  return { 200: Type.Union([ref(NodeMetricValuesSchema), ref(MetricWriteBackSchema)]), ...problems };
+  if (metric.kind === 'network') return { 200: ref(NetworkMetricValueSchema), ...accepted, ...problems };
+  return { 200: Type.Union([ref(NodeMetricValuesSchema), ref(MetricWriteBackSchema)]), ...accepted, ...problems };
 }
 
 export function metricDescription(metric: AnyMetric): string {

@@ -19,6 +19,7 @@ import type { Principal } from '../../domain/credentials.ts';
 import { contentDisposition, readUpload, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { NetworkIdParams, NetworkResourceSchema, ProblemSchema } from '../../schemas/network.ts';
+import { ref } from '../../schemas/ref.ts';
 import { DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '../../schemas/network-files.ts';
 
 const problems = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ProblemSchema]));
@@ -67,7 +68,7 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
         tags: ['networks'],
         consumes: ['multipart/form-data'],
         body: ImportBody,
-        response: { 200: NetworkResourceSchema, ...problems(400, 401, 403, 413, 415, 429) },
+        response: { 200: ref(NetworkResourceSchema), ...problems(400, 401, 403, 413, 415, 429) },
       },
       // the multipart body is read by the handler (streamed to disk); the schema documents it
       validatorCompiler: () => () => true,
@@ -124,7 +125,7 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Discover: Public networks of everyone, handpicked first, searchable by name',
         tags: ['networks'],
         querystring: DiscoverQuery,
-        response: { 200: Type.Object({ networks: Type.Array(NetworkResourceSchema), total: Type.Integer() }), ...problems(400, 429) },
+        response: { 200: Type.Object({ networks: Type.Array(ref(NetworkResourceSchema)), total: Type.Integer() }, { additionalProperties: false }), ...problems(400, 429) },
       },
     },
     async (request) => {

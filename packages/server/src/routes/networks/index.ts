@@ -1,5 +1,5 @@
 /**
- * The five Networks endpoints of API.md (DECISIONS.md §3). Thin: parse, check access through the
+ * The five Networks endpoints of docs/spec/api.md (docs/spec/decisions.md §3). Thin: parse, check access through the
  * domain, one domain command (domain/networks.ts), present.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -16,6 +16,7 @@ import { requireWeb } from '../../http/web-session.ts';
 import { registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { DeletedSchema, NetworkIdParams, NetworkResourceSchema } from '../../schemas/network.ts';
+import { ref } from '../../schemas/ref.ts';
 import { ExportQuery, fileResponse, ImportBody } from '../../schemas/network-files.ts';
 import { ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody } from '../../schemas/web-networks.ts';
 import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
@@ -52,7 +53,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch(
     '/app/api/networks/:id',
-    { config: web, schema: { ...base, summary: 'Rename, describe, make Public/Private, set directedness', params: NetworkIdParams, body: WebNetworkPatchBody, response: { 200: NetworkResourceSchema, ...webProblems(400, 401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Rename, describe, make Public/Private, set directedness', params: NetworkIdParams, body: WebNetworkPatchBody, response: { 200: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { id } = request.params as { id: string };
@@ -103,7 +104,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
         description: 'As POST /api/v2/networks/import; answers 201. Every problem of the file is listed in `errors` with sheet/cell or file/line.',
         consumes: ['multipart/form-data'],
         body: ImportBody,
-        response: { 201: NetworkResourceSchema, ...webProblems(400, 401, 403, 413, 415, 429) },
+        response: { 201: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 413, 415, 429) },
       },
       validatorCompiler: () => () => true,
     },

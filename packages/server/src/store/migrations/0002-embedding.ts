@@ -2,7 +2,7 @@
  * 0002: embedding — organization settings, embeddable networks, managed users, grants, sessions,
  * tokens (hashed), leases, saved views (EmbedView v1) and the audit log. Everything that hangs off a
  * network (grants, sessions and through them tokens, views) goes with it (ON DELETE CASCADE,
- * DECISIONS.md §3); everything of an organization goes with the organization.
+ * docs/spec/decisions.md §3); everything of an organization goes with the organization.
  */
 import type { Kysely } from 'kysely';
 

@@ -14,6 +14,7 @@ import * as m0003 from './0003-embed-chat.ts';
 import * as m0004 from './0004-auth-epoch.ts';
 import * as m0005 from './0005-web-app.ts';
 import * as m0006 from './0006-explore-sessions.ts';
+import * as m0007 from './0007-metric-jobs.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
@@ -22,6 +23,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0004-auth-epoch': m0004,
   '0005-web-app': m0005,
   '0006-explore-sessions': m0006,
+  '0007-metric-jobs': m0007,
 });
 
 const provider: MigrationProvider = {

@@ -11,19 +11,9 @@ import { orgPaths, useEmbeddingConsole, useManagedUsers, useOrgMutation, useOrgO
 import { Button, CopyButton, ErrorNotice, Loading, Notice, PageHeader, Select } from '../../components/ui.tsx';
 import { APP_PATHS } from '../../paths.ts';
 import { AdminsOnly, OrgTabs } from './tabs.tsx';
+import { launchTokens, loadSdk, type EmbedHandle } from '../../embed-sdk.ts';
 
 const E = orgPaths.E;
-
-interface EmbedHandle {
-  on(event: string, fn: (payload: unknown) => void): void;
-  destroy(): void;
-}
-interface EmbedModule {
-  default: { create(el: HTMLElement, opts: { sessionId: string; getLaunchToken: (id: string) => Promise<string>; timeoutMs?: number }): Promise<EmbedHandle> };
-}
-/** The SDK exactly as host pages load it (not bundled into the app: it is only needed here). */
-const SDK_URL = '/sdk/embed.js';
-const loadSdk = () => import(/* @vite-ignore */ SDK_URL) as Promise<EmbedModule>;
 
 export default function OrganizationTry() {
   const overview = useOrgOverview();
@@ -130,15 +120,7 @@ function Preview({ session }: { session: TrySession }) {
   useEffect(() => {
     let handle: EmbedHandle | null = null;
     let cancelled = false;
-    let first: string | null = session.launchToken;
-    const getLaunchToken = async (id: string) => {
-      if (first) {
-        const t = first;
-        first = null;
-        return t;
-      }
-      return (await api.post<{ launchToken: string }>(`${E}/sessions/${encodeURIComponent(id)}/launch-tokens`)).launchToken;
-    };
+    const getLaunchToken = launchTokens(session.launchToken, async (id) => (await api.post<{ launchToken: string }>(`${E}/sessions/${encodeURIComponent(id)}/launch-tokens`)).launchToken);
     loadSdk()
       .then((m) => m.default.create(frame.current!, { sessionId: session.sessionId, getLaunchToken }))
       .then((h) => {
