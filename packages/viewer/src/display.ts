@@ -23,6 +23,8 @@ import { nodePrograms } from './menu/programs.ts';
 import { detectSoftwareWebGL, renderProfile, type RenderProfile } from './render-profile.ts';
 
 const ANIMATION_MS = 400;
+/** Labels that may hold Markdown (drawn on the canvas as their plain text). */
+const MARKDOWN_HINT = /[*_`~[\\\n]|https?:/;
 
 function race(p: Promise<void>, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -72,8 +74,17 @@ export class SigmaDisplay implements DisplayPort {
     root.append(stage, this.#legend, this.#details);
     const graph: MultiGraph = model.directed ? new MultiDirectedGraph() : new MultiGraph({ type: 'undirected' });
     // Labels on the canvas are the Markdown's plain text; the details panel renders the Markdown.
-    model.ids.forEach((id, i) => graph.addNode(id, { x: model.x[i], y: model.y[i], label: /[*_`~[\\\n]|https?:/.test(model.labels[i]) ? plainText(parseInline(model.labels[i])) : model.labels[i], size: 6, color: '#5b6b8c' }));
-    for (const e of model.edges) graph.addEdge(model.ids[e.source], model.ids[e.target], { size: 1, color: '#c3c8d4' });
+    const ids = model.ids;
+    for (let i = 0; i < ids.length; i++) {
+      const label = model.labels[i];
+      graph.addNode(ids[i], { x: model.x[i], y: model.y[i], label: MARKDOWN_HINT.test(label) ? plainText(parseInline(label)) : label, size: 6, color: '#5b6b8c' });
+    }
+    // Edge keys are the edge's index in the model ("0", "1", …): array-index strings, which graphology's
+    // and sigma's per-edge maps and objects hash and store far faster than graphology's generated
+    // `geid_<instance>_<n>` keys (profiled: about a third of the graph build and of sigma's indexing at
+    // 500k edges; docs/benchmarks.md). Nothing looks an edge up by key but the roll-up's own edges.
+    const edges = model.edges;
+    for (let k = 0; k < edges.length; k++) graph.addEdgeWithKey(String(k), ids[edges[k].source], ids[edges[k].target], { size: 1, color: '#c3c8d4' });
     this.graph = graph;
     // Sigma indexes and draws every node and edge when created: do it with the display of no layers, so
     // the engine's first refresh (the same display) need not do it all again (seconds at 100k/500k).
@@ -100,8 +111,15 @@ export class SigmaDisplay implements DisplayPort {
         const i = model.index.get(node);
         if (!d || i === undefined) return this.decorateNode ? this.decorateNode(node, data) as typeof data : data;
         const selected = this.#selected.has(i);
-        const out = { ...data, hidden: d.hidden[i] === 1, color: d.color[i], size: d.size[i], highlighted: selected, forceLabel: selected, zIndex: selected ? 1 : 0 };
-        return this.decorateNode ? this.decorateNode(node, out) as typeof out : out;
+        // Sigma hands the reducer its own shallow copy of the node's attributes: filled in place (one
+        // object per node less on every full refresh).
+        data.hidden = d.hidden[i] === 1;
+        data.color = d.color[i];
+        data.size = d.size[i];
+        data.highlighted = selected;
+        data.forceLabel = selected;
+        data.zIndex = selected ? 1 : 0;
+        return this.decorateNode ? this.decorateNode(node, data) as typeof data : data;
       },
       edgeReducer: (edge, data) => (this.decorateEdge ? this.decorateEdge(edge, data) as typeof data : data),
     });

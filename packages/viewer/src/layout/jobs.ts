@@ -7,6 +7,7 @@
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import fa2Iterate from 'graphology-layout-forceatlas2/iterate.js';
 import noverlapIterate from 'graphology-layout-noverlap/iterate.js';
+import { FA2_CONVERGED_BELOW } from './protocol.ts';
 
 export interface Fa2Settings {
   linLogMode: boolean;
@@ -80,8 +81,7 @@ function extent(p: Float32Array): number {
   return Math.max(maxX - minX, maxY - minY, 1e-9);
 }
 
-/** Movement below which a ForceAtlas2 run has converged (per iteration, share of the extent), held for 3 batches. */
-export const FA2_CONVERGED_BELOW = 0.0005;
+export { FA2_CONVERGED_BELOW } from './protocol.ts';
 
 abstract class Job {
   iterations = 0;

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { categoryOrder, circle, circleByGroups, orient, plot } from './arrange.ts';
 import { Fa2Job, fa2Settings, FA2_DEFAULTS, NoverlapJob } from './jobs.ts';
 import { countOverlaps } from './runner.ts';
+import { batchMsFor, FA2_CONVERGED_BELOW } from './protocol.ts';
+import { layoutProgress } from '../menu/layout-panel.ts';
 
 const lesMis = JSON.parse(readFileSync(new URL('../../test/fixtures/les-miserables.json', import.meta.url), 'utf8')) as { nodes: { id: string }[]; edges: { source: string; target: string; attributes: { weight: number } }[] };
 
@@ -60,8 +62,12 @@ test('ForceAtlas2 stops at its iteration limit when it has not converged', () =>
 test('noverlap after ForceAtlas2 on Les Misérables leaves no overlapping discs', () => {
   const input = lesMisInput();
   const fa2 = new Fa2Job({ ...input, weights: null });
+  // A clock that advances one unit per reading: batches of a fixed number of iterations, so the drawing
+  // (and this test) does not depend on how fast the machine is at the moment.
+  let t = 0;
+  const tick = () => t++;
   let r;
-  do r = fa2.batch(20); while (!r.done);
+  do r = fa2.batch(20, tick); while (!r.done);
   let lo = Infinity, hi = -Infinity;
   for (const v of r.positions) {
     lo = Math.min(lo, v);
@@ -72,7 +78,7 @@ test('noverlap after ForceAtlas2 on Les Misérables leaves no overlapping discs'
   const discs = (p: Float32Array) => Array.from({ length: n }, (_, i) => ({ x: p[2 * i], y: p[2 * i + 1], r: radius }));
   assert.ok(countOverlaps(discs(r.positions)) > 0, 'ForceAtlas2 leaves overlaps at this size');
   const job = new NoverlapJob({ positions: r.positions, edges: new Uint32Array(0), weights: null, sizes: new Float32Array(n).fill(radius) }, { settings: { margin: radius * 0.1, ratio: 1.1 } });
-  do r = job.batch(50); while (!r.done);
+  do r = job.batch(50, tick); while (!r.done);
   assert.equal(r.done, 'converged');
   assert.equal(countOverlaps(discs(r.positions)), 0);
 });
@@ -102,4 +108,26 @@ test('orient turns a drawing so its long axis lies along the canvas long side', 
   assert.ok(span(wide, 0) > 19 && span(wide, 1) < 3, `x span ${span(wide, 0)}, y span ${span(wide, 1)}`);
   const back = orient(Float32Array.from(wide), false);
   assert.ok(span(back, 1) > 19);
+});
+
+test('progress of a run: 0 at the first batch, rises as the movement falls towards the convergence threshold, never 1 while running; batches longer on large networks', () => {
+  const base = { kind: 'forceAtlas2' as const, running: true, iterations: 10, outcome: null, ms: 100 };
+  assert.equal(layoutProgress({ ...base, kind: 'circle' }), null);
+  assert.equal(layoutProgress({ ...base, movement: 0.05, firstMovement: 0.05 }), 0);
+  const half = layoutProgress({ ...base, movement: Math.sqrt(0.05 * FA2_CONVERGED_BELOW), firstMovement: 0.05 }) as number;
+  assert.ok(Math.abs(half - 0.5) < 1e-9, String(half));
+  assert.equal(layoutProgress({ ...base, movement: FA2_CONVERGED_BELOW / 10, firstMovement: 0.05 }), 0.99);
+  // A real run: the progress it reports only grows overall and ends high.
+  const job = new Fa2Job(lesMisInput());
+  let first: number | undefined;
+  let last: number;
+  for (let r = job.batch(5); ; r = job.batch(5)) {
+    first ??= r.movement;
+    last = layoutProgress({ ...base, movement: r.movement, firstMovement: first }) as number;
+    if (r.done) break;
+  }
+  assert.ok(last > 0.8, `settled ${last}`);
+  assert.equal(batchMsFor(77, 254), 50);
+  assert.equal(batchMsFor(10_000, 50_000), 300);
+  assert.equal(batchMsFor(100_000, 500_000), 2000);
 });

@@ -5,6 +5,18 @@
 import type { PlotAxis } from './arrange.ts';
 import type { Fa2Settings, NoverlapSettings } from './jobs.ts';
 
+/** Movement below which a ForceAtlas2 run has converged (per iteration, share of the extent), held for 3 batches (jobs.ts). */
+export const FA2_CONVERGED_BELOW = 0.0005;
+
+/**
+ * Time budget of one batch in the worker, by network size: each batch's positions are drawn, and a drawing
+ * update re-processes every node and edge on the page (about a second at 100k nodes in software WebGL), so
+ * large networks get fewer, longer batches and the page stays responsive.
+ */
+export function batchMsFor(order: number, size: number): number {
+  return Math.min(2000, Math.max(50, Math.round((order + size) / 200)));
+}
+
 export type LayoutKind = 'forceAtlas2' | 'noverlap' | 'circle' | 'circleByAttribute' | 'plot';
 
 export type LayoutRequest =

@@ -8,7 +8,7 @@ import type { MultiGraph } from 'graphology';
 import type Sigma from 'sigma';
 import type { NetworkModel } from '../model.ts';
 import { orient, type PlotAxis } from './arrange.ts';
-import type { LayoutKind, LayoutReply, LayoutRequest } from './protocol.ts';
+import { batchMsFor, type LayoutKind, type LayoutReply, type LayoutRequest } from './protocol.ts';
 
 export type LayoutOutcome = 'converged' | 'limit' | 'stopped' | 'error';
 
@@ -20,6 +20,9 @@ export interface LayoutState {
   outcome: LayoutOutcome | null;
   error?: string;
   ms: number;
+  /** Mean movement per iteration in the last batch, and in the first (share of the drawing's extent; iterative layouts). */
+  movement?: number;
+  firstMovement?: number;
 }
 
 /** Names of the edge attribute used as weight (first present number wins), as the service's metrics do. */
@@ -105,7 +108,7 @@ export class LayoutRunner {
           edges[2 * k] = e.source;
           edges[2 * k + 1] = e.target;
         });
-        return { kind: 'forceAtlas2', positions: this.positions(), edges, weights: options.weighted ? edgeWeights(m) : null, maxIterations: options.maxIterations };
+        return { kind: 'forceAtlas2', positions: this.positions(), edges, weights: options.weighted ? edgeWeights(m) : null, maxIterations: options.maxIterations, batchMs: batchMsFor(m.ids.length, m.edges.length) };
       }
       case 'noverlap': {
         const ratio = options.ratio ?? 1.1;
@@ -117,7 +120,7 @@ export class LayoutRunner {
           sizes[i] = (d && !d.hidden ? this.#renderer.scaleSize(d.size) : 0) / perUnit;
         });
         const margin = 2 / perUnit;
-        return { kind: 'noverlap', positions: this.positions(), sizes, settings: { margin, ratio, gridSize: Math.max(20, Math.ceil(Math.sqrt(m.ids.length))) } };
+        return { kind: 'noverlap', positions: this.positions(), sizes, settings: { margin, ratio, gridSize: Math.max(20, Math.ceil(Math.sqrt(m.ids.length))) }, batchMs: batchMsFor(m.ids.length, m.edges.length) };
       }
       case 'circle':
         return { kind: 'circle', order: m.ids.length };
@@ -176,7 +179,7 @@ export class LayoutRunner {
         orient(r.positions, width >= height);
       }
       this.#assign(r.positions);
-      this.state = { ...this.state, iterations: r.iterations, ms: performance.now() - t0 };
+      this.state = { ...this.state, iterations: r.iterations, ms: performance.now() - t0, movement: r.movement, firstMovement: this.state.firstMovement ?? r.movement };
       if (r.type === 'done') this.#finish?.(r.reason ?? 'converged');
       else this.onProgress(this.state);
     });

@@ -69,7 +69,10 @@ export class TablesPanel {
       const tbody = h('tbody');
       for (const r of idx.slice(0, LIMIT)) {
         const key = t.keys[r];
-        tbody.append(h('tr', { onclick: st.kind === 'nodes' ? () => void this.host.ctx.engine.viewerClick(key) : undefined }, ...t.rows[r].map((c) => h('td', {}, c === undefined ? '' : String(c)))));
+        tbody.append(h('tr', { onclick: st.kind === 'nodes' ? () => void this.host.ctx.engine.viewerClick(key) : undefined }, ...t.rows[r].map((c) => {
+          const text = c === undefined ? '' : String(c);
+          return h('td', text.length > 24 ? { title: text } : {}, text);
+        })));
       }
       table.append(tbody);
       wrap.replaceChildren(idx.length ? table : empty(`Nothing matches “${st.query.trim()}”.`));

@@ -19,7 +19,7 @@ import { icon } from './icons.ts';
 import { MENU_TITLES, visibleMenuItems, type MenuItem } from './items.ts';
 import { h, type MenuContext, type PanelHost } from './kit.ts';
 import { colorSizePanel, FilterPanel, labelsPanel, layersPanel, templatesPanel } from './layer-panels.ts';
-import { AUTO_LAYOUT_FROM, LayoutPanel, layoutStatusText } from './layout-panel.ts';
+import { AUTO_LAYOUT_FROM, LayoutPanel, layoutProgress, layoutStatusText } from './layout-panel.ts';
 import { openPanel, savePanel } from './views-panels.ts';
 
 export type { MenuContext } from './kit.ts';
@@ -63,8 +63,12 @@ export class ExploreMenu implements PanelHost {
       if (this.active !== 'layout') return;
       // While running only the status line changes (the buttons stay put); the panel re-renders at the end.
       const status = this.panel?.querySelector<HTMLElement>('[data-layout-status]');
-      if (state.running && status?.dataset.layoutStatus === 'running') status.textContent = layoutStatusText(state);
-      else this.render();
+      if (state.running && status?.dataset.layoutStatus === 'running') {
+        status.textContent = layoutStatusText(state);
+        const bar = this.panel?.querySelector<HTMLProgressElement>('[data-layout-progress]');
+        const settled = layoutProgress(state);
+        if (bar && settled !== null) bar.value = Math.round(settled * 100);
+      } else this.render();
     };
     if (this.items.length === 0) return; // `ui.menu: []`: no left menu at all
     const { root } = this.ctx;

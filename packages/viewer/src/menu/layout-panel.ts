@@ -9,6 +9,7 @@ import { toWireError } from '../errors.ts';
 import { attributesByType, defaultFilterAttribute } from './attrs.ts';
 import { button, empty, field, h, section, select, type PanelHost } from './kit.ts';
 import { edgeWeights, type LayoutOptions, type LayoutRunner, type LayoutState } from '../layout/runner.ts';
+import { FA2_CONVERGED_BELOW } from '../layout/protocol.ts';
 
 /** Networks opened without stored positions run ForceAtlas2 by themselves from this many nodes. */
 export const AUTO_LAYOUT_FROM = 10;
@@ -29,6 +30,19 @@ export function layoutStatusText(s: LayoutState): string {
     case 'error': return `${what} failed: ${s.error ?? 'unknown error'}`;
     default: return '';
   }
+}
+
+/**
+ * How far an iterative run has settled, 0–1 (null for one-pass arrangements): the drop of the nodes'
+ * movement per iteration from its first batch towards the convergence threshold, on a log scale
+ * (ForceAtlas2's movement falls roughly geometrically; layout/jobs.ts). Never 1 before the run ends.
+ */
+export function layoutProgress(s: LayoutState): number | null {
+  if (s.kind !== 'forceAtlas2' && s.kind !== 'noverlap') return null;
+  if (!s.firstMovement || !s.movement || s.kind === 'noverlap') return s.kind === 'noverlap' ? null : 0;
+  const span = Math.log(s.firstMovement / FA2_CONVERGED_BELOW);
+  if (!(span > 0)) return 0.99;
+  return Math.min(0.99, Math.max(0, Math.log(s.firstMovement / s.movement) / span));
 }
 
 export class LayoutPanel {
@@ -65,8 +79,12 @@ export class LayoutPanel {
     const busy = r.running;
     const stop = button('Stop', { 'data-action': 'stop', onclick: () => r.stop() }, 'secondary');
     const status = h('p', { class: 'nl-status-line', 'data-layout-status': busy ? 'running' : 'stopped', 'data-layout-kind': s.kind ?? '', 'data-layout-outcome': s.outcome ?? '' }, layoutStatusText(s));
-    if (busy) b.append(h('div', { class: 'nl-row nl-progress-row' }, h('span', { class: 'nl-spinner', 'aria-hidden': 'true' }), status, stop));
-    else b.append(status);
+    if (busy) {
+      const settled = layoutProgress(s);
+      b.append(h('div', { class: 'nl-progress-box' },
+        h('div', { class: 'nl-row nl-progress-row' }, h('span', { class: 'nl-spinner', 'aria-hidden': 'true' }), status, stop),
+        settled === null ? null : h('progress', { class: 'nl-progress', max: 100, value: Math.round(settled * 100), 'aria-label': 'How far the layout has settled', 'data-layout-progress': 'true' })));
+    } else b.append(status);
 
     // ForceAtlas2
     const weights = edgeWeights(model) !== null;
@@ -74,8 +92,9 @@ export class LayoutPanel {
     b.append(section('Force-directed',
       h('p', { class: 'nl-hint' }, 'ForceAtlas2 pulls linked nodes together and pushes the others apart; it stops by itself once the drawing has settled.'),
       h('label', { class: 'nl-check' }, weighted, weights ? ' Weighted by edge weight' : ' Weighted by edge weight (no edge has a weight)'),
-      button('Run layout', { 'data-action': 'start', disabled: busy, onclick: () => void this.run({ kind: 'forceAtlas2', weighted: this.weighted }) }, 'primary'),
-      button('Distribute nodes', { 'data-action': 'distribute', disabled: busy, title: 'Move nodes apart until no two overlap', onclick: () => void this.run({ kind: 'noverlap' }) }),
+      h('div', { class: 'nl-row' },
+        button('Run layout', { 'data-action': 'start', disabled: busy, onclick: () => void this.run({ kind: 'forceAtlas2', weighted: this.weighted }) }, 'primary'),
+        button('Distribute nodes', { 'data-action': 'distribute', disabled: busy, title: 'Move nodes apart until no two overlap', onclick: () => void this.run({ kind: 'noverlap' }) })),
     ));
 
     // Circles

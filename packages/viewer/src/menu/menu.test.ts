@@ -94,6 +94,9 @@ test('tables: visible rows, `_` columns left out, numeric and text sorting, empt
   const byRankDesc = sortTable(t, 2, 'desc');
   assert.deepEqual(byRankDesc.rows.map((r) => r[2]), [3, 2, 1, undefined, undefined]);
   assert.deepEqual(sortTable(t, 4, 'asc').rows.map((r) => r[4]), ['Eng', 'Eng', 'Ops', 'Sales', 'Sales']);
+  // Numbers inside text compare as numbers.
+  const names = { columns: ['name'], rows: [['Person 10'], ['Person 2'], ['person 1'], ['Person 1']], keys: [0, 1, 2, 3] };
+  assert.deepEqual(sortTable(names, 0, 'asc').rows.map((r) => r[0]), ['person 1', 'Person 1', 'Person 2', 'Person 10']);
   const e = edgeTable(m, hidden);
   assert.equal(e.rows.length, 5); // e5 touches the hidden n5
   assert.deepEqual(e.columns, ['source', 'target', 'id', 'weight']);

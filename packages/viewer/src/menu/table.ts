@@ -1,7 +1,7 @@
 /**
- * The node and edge tables of the visible items: rows, sorting (numbers numerically, text by locale-free
- * comparison, empty cells last in both directions) and CSV (RFC 4180 quoting; text cells that a
- * spreadsheet would run as a formula get a leading apostrophe). `_` attributes are left out, as in the
+ * The node and edge tables of the visible items: rows, sorting (numbers numerically; text in a fixed
+ * locale's order, numbers inside text compared as numbers; empty cells last in both directions) and CSV
+ * (RFC 4180 quoting; text cells that a spreadsheet would run as a formula get a leading apostrophe). `_` attributes are left out, as in the
  * details panel. No DOM.
  */
 import type { AttributeValue } from '@netloom/protocol';
@@ -49,11 +49,14 @@ export function edgeTable(model: NetworkModel, hidden: Uint8Array): Table {
   };
 }
 
+/** Text order: numbers inside text compare as numbers ("Person 2" before "Person 10"), a fixed locale. */
+const TEXT_ORDER = new Intl.Collator('en', { numeric: true });
+
 export function compareCells(a: Cell, b: Cell): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const sa = String(a);
   const sb = String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
+  return TEXT_ORDER.compare(sa, sb) || (sa < sb ? -1 : sa > sb ? 1 : 0);
 }
 
 /** A sorted copy (stable): by `column`, ascending or descending; empty cells always last. */
