@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { metrics } from '../packages/engine/src/metrics/registry.ts';
 import { ERROR_CODES } from '../packages/server/src/domain/errors.ts';
+import { metricPath } from '../packages/server/src/domain/metric-paths.ts';
 
 interface JsonSchema {
   type?: string | string[];
@@ -66,13 +67,13 @@ export function metricsDoc(): string {
   const all = [...metrics.values()].sort((a, b) => (a.kind === b.kind ? a.id.localeCompare(b.id) : a.kind === 'network' ? -1 : 1));
   out.push('| endpoint | writes | notes |', '|---|---|---|');
   for (const m of all) {
-    const path = `/metrics/${m.kind === 'network' ? 'network' : 'nodes'}/${m.id}`;
+    const path = `/metrics/${metricPath(m)}`;
     const writes = m.kind === 'node' ? m.attributes.map((a) => `\`${a}\``).join(', ') : 'a number';
     const notes = [m.randomized ? 'randomised (seeded)' : '', m.sampling ? '`kPercent` sampling' : '', m.requiresOrganization ? 'organization accounts only' : ''].filter(Boolean).join('; ');
     out.push(`| [\`${path}\`](#${m.id.toLowerCase()}) | ${writes} | ${notes} |`);
   }
   for (const m of all) {
-    out.push('', `## ${m.id}`, '', `\`POST /api/v2/metrics/${m.kind === 'network' ? 'network' : 'nodes'}/${m.id}\` — ${m.summary}`, '');
+    out.push('', `## ${m.id}`, '', `\`POST /api/v2/metrics/${metricPath(m)}\` — ${m.summary}`, '');
     if (m.kind === 'node') out.push(`Writes: ${m.attributes.map((a) => `\`${a}\``).join(', ')}.`, '');
     const schema = m.params as unknown as JsonSchema;
     const props = Object.entries(schema.properties ?? {});

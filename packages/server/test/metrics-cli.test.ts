@@ -47,3 +47,42 @@ test('the CLI prints what the API answers for networkJSON', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the CLI takes the API metric paths as well as registry ids', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'netloom-cli-metric-paths-'));
+  try {
+    const net = smallNetwork();
+    const file = join(dir, 'net.json');
+    writeFileSync(file, JSON.stringify(net));
+    const run = (...args: string[]) => spawnSync(process.execPath, [main, 'metrics', 'run', ...args, file, '--directed', 'false'], { encoding: 'utf8', env: { ...process.env, NETLOOM_DATA_DIR: dir } });
+    const byId = run('diameter');
+    assert.equal(byId.status, 0, byId.stderr);
+    assert.match(byId.stdout, /^\d+\n$/);
+    for (const path of ['network/diameter', '/api/v2/metrics/network/diameter', 'metrics/network/diameter']) {
+      const res = run(path);
+      assert.equal(res.status, 0, `${path}: ${res.stderr}`);
+      assert.equal(res.stdout, byId.stdout, path);
+    }
+    const node = run('nodes/betweennessCentrality');
+    assert.equal(node.status, 0, node.stderr);
+    const nodeById = run('betweennessCentrality');
+    assert.deepEqual(JSON.parse(node.stdout).values, JSON.parse(nodeById.stdout).values);
+    assert.equal(JSON.parse(node.stdout).meta.metric, 'betweennessCentrality');
+    // a path of the wrong kind or an unknown one: INVALID_ARGS naming the right path, exit 1
+    const wrong = run('network/betweennessCentrality');
+    assert.equal(wrong.status, 1);
+    const err = JSON.parse(wrong.stderr).error;
+    assert.equal(err.code, 'INVALID_ARGS');
+    assert.match(err.detail, /nodes\/betweennessCentrality/);
+    const unknown = run('nodes/noSuchMetric');
+    assert.equal(unknown.status, 1);
+    assert.match(JSON.parse(unknown.stderr).error.detail, /unknown metric path "nodes\/noSuchMetric"/);
+    // `metrics list` shows each metric's path
+    const list = spawnSync(process.execPath, [main, 'metrics', 'list'], { encoding: 'utf8', env: { ...process.env, NETLOOM_DATA_DIR: dir } });
+    const listed = JSON.parse(list.stdout) as { id: string; path: string }[];
+    assert.equal(listed.find((m) => m.id === 'diameter')?.path, 'network/diameter');
+    assert.equal(listed.find((m) => m.id === 'pageRank')?.path, 'nodes/pageRank');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

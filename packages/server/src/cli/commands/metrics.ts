@@ -1,5 +1,7 @@
 /**
  * netloom metrics run <metric> <network.json> [--param k=v …] [--directed true|false]
+ * <metric> is a registry id (`diameter`) or the API's path for it (`network/diameter`,
+ * `nodes/betweennessCentrality`, also with the `/api/v2/metrics/` prefix; domain/metric-paths.ts).
  *
  * Computes a registry metric locally with the same engine, the same validation (parseMetricRequest) and
  * the same output as the API with `networkJSON`: a bare number for network metrics, `{ values, meta }`
@@ -11,9 +13,10 @@
  * On a terminal, a progress bar with the ETA is drawn on standard error while it runs (nothing when piped).
  */
 import { readFile } from 'node:fs/promises';
-import { EngineError, getMetric, metrics, runMetric, type NetworkJSON } from '@netloom/engine';
+import { EngineError, metrics, runMetric, type NetworkJSON } from '@netloom/engine';
 import { parseMetricRequest, responseText } from '@netloom/engine/pool/index.ts';
 import type { CliCommand } from '../context.ts';
+import { metricFromArgument, metricPath } from '../../domain/metric-paths.ts';
 import { progressBar } from '../progress-bar.ts';
 
 /** `k=v` → [k, value]; the value is JSON when it parses, else the raw string. */
@@ -29,9 +32,9 @@ export function parseParam(kv: string): [string, unknown] {
   }
 }
 
-/** The API answer for `metric` on the network file's content (what the command prints). */
+/** The API answer for `metric` (a registry id or its API path) on the network file's content (what the command prints). */
 export function computeMetricText(metricId: string, file: unknown, params: Record<string, unknown>, directed: boolean | undefined, deadline?: number, progress?: (done: number, total: number) => void): string {
-  const metric = getMetric(metricId);
+  const metric = metricFromArgument(metricId);
   let networkJSON: unknown = file;
   let isDirected: unknown = directed;
   if (file && typeof file === 'object' && !Array.isArray(file) && 'networkJSON' in file) {
@@ -52,12 +55,12 @@ export const metricsCommand: CliCommand = {
       .command('list')
       .description('list the metric ids')
       .action(() => {
-        process.stdout.write(JSON.stringify([...metrics.values()].map((m) => ({ id: m.id, kind: m.kind, summary: m.summary })), null, 2) + '\n');
+        process.stdout.write(JSON.stringify([...metrics.values()].map((m) => ({ id: m.id, kind: m.kind, path: metricPath(m), summary: m.summary })), null, 2) + '\n');
       });
     group
       .command('run')
       .description('run <metric> on <network.json> and print the API answer (a number, or { values, meta })')
-      .argument('<metric>', 'metric id, e.g. betweennessCentrality or diameter')
+      .argument('<metric>', 'metric id or API path, e.g. betweennessCentrality, diameter, nodes/betweennessCentrality, network/diameter')
       .argument('<network>', 'file with network JSON ({ nodes, edges }) or a network resource with networkJSON')
       .option('-p, --param <key=value>', 'metric parameter (repeatable); the value is parsed as JSON when possible', (v: string, acc: string[]) => [...acc, v], [] as string[])
       .option('--directed <bool>', 'whether the network is directed (default: the file’s isDirected, else true)')

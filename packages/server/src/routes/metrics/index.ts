@@ -21,6 +21,7 @@ import type { Principal } from '../../domain/credentials.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { checkMetricPlan, MetricCancelled, runPostedMetric, type MetricAnswer, type MetricRunDeps } from '../../domain/metric-runs.ts';
 import { submitMetricJob } from '../../domain/jobs.ts';
+import { metricPath } from '../../domain/metric-paths.ts';
 import { presentJob } from '../../presenters/job.ts';
 import { metricBodySchema, metricDescription, metricResponseSchemas } from './schema.ts';
 
@@ -99,7 +100,7 @@ export async function metricRoutes(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   for (const metric of metrics.values()) {
-    const url = `/metrics/${metric.kind === 'network' ? 'network' : 'nodes'}/${metric.id}`;
+    const url = `/metrics/${metricPath(metric)}`;
     app.post(
       url,
       {
