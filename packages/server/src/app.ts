@@ -103,11 +103,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     childLoggerFactory: requestLoggerFactory,
     bodyLimit: config.limits.maxInflatedBytes,
     forceCloseConnections: 'idle',
+    // Slow or idle clients cannot hold connections (docs/operations.md, "Timeouts and connections").
+    requestTimeout: config.server.requestTimeoutMs,
+    keepAliveTimeout: config.server.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.server.headersTimeoutMs, config.server.requestTimeoutMs),
+      // Node enforces the two timeouts above when it checks its connections (30 s by default).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(config.server.headersTimeoutMs, config.server.requestTimeoutMs) / 2))),
+    },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (Number.isFinite(config.server.maxConnections)) app.server.maxConnections = config.server.maxConnections;
   const database = deps.database ?? (await openDatabase(config));
   if (!deps.database) await migrate(database.db);
   // One Redis connection (when REDIS_URL is set) for everything that shares state through Redis: request
@@ -136,8 +145,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
+  // A refused request whose body was not read to the end (no credential, or over a limit) is not drained
+  // either: its connection closes after the answer (docs/security.md, "Request bodies").
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (closing || (reply.statusCode >= 400 && !request.raw.complete && !request.authenticated)) reply.header('connection', 'close');
     done(null, payload);
   });
 
@@ -147,7 +158,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
   registerNulGuard(app);
-  registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes });
+  registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes, maxAnonymousBytes: config.limits.maxAnonymousBodyBytes });
   const counters = redis ? redisCounters(redis, `${config.embed.redisPrefix}rl:`) : databaseCounters(database.db, 'rl:');
   app.decorate('authFailures', authFailureLimiter(counters, config.limits.authFailuresPerIpPerHour, () => app.now()));
   registerAuth(app, database.db, config.publicUrl, app.authFailures);

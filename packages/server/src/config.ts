@@ -34,6 +34,8 @@ export interface Config {
    * proxy can reach the service).
    */
   trustedProxies: boolean | number | string[];
+  /** Connection limits (docs/operations.md, "Timeouts and connections"). */
+  server: ServerLimits;
   limits: {
     /** Requests per hour per credential outside embedding. */
     requestsPerHour: number;
@@ -43,6 +45,11 @@ export interface Config {
     maxBodyBytes: number;
     /** Decompressed body limit in bytes. */
     maxInflatedBytes: number;
+    /**
+     * NETLOOM_MAX_ANONYMOUS_BODY_BYTES: compressed and decompressed limit of a body whose sender has not
+     * proved a credential before it is read (launch-token exchange, sign-in, links, anonymous calls): 64 KiB.
+     */
+    maxAnonymousBodyBytes: number;
     maxNodes: number;
     maxEdges: number;
     maxCredentialsPerUser: number;
@@ -83,6 +90,18 @@ export interface JobsConfig {
   shardSources: number;
   /** NETLOOM_JOB_MAX_ACTIVE: queued or running jobs one user (or organization) may have (100); more → 429. */
   maxActivePerOwner: number;
+}
+
+/** How long a connection may take and how many there may be (docs/operations.md, "Timeouts and connections"). */
+export interface ServerLimits {
+  /** NETLOOM_HEADERS_TIMEOUT_MS: a request's headers must arrive within this (30 s); else 408 and the connection closes. */
+  headersTimeoutMs: number;
+  /** NETLOOM_REQUEST_TIMEOUT_MS: the whole request, body included, must arrive within this (300 s); else 408 and close. */
+  requestTimeoutMs: number;
+  /** NETLOOM_KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (72 s). */
+  keepAliveTimeoutMs: number;
+  /** NETLOOM_MAX_CONNECTIONS: open connections at most (4,096); more are refused until one closes. Keep it below the file limit. */
+  maxConnections: number;
 }
 
 /** Web-app sessions and sign-in throttling (docs/web-app.md). */
@@ -192,11 +211,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: (env.NETLOOM_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     trustedProxies: parseTrustedProxies(env.NETLOOM_TRUSTED_PROXIES),
+    server: {
+      headersTimeoutMs: int(env, 'NETLOOM_HEADERS_TIMEOUT_MS', 30_000, 100),
+      requestTimeoutMs: int(env, 'NETLOOM_REQUEST_TIMEOUT_MS', 300_000, 100),
+      keepAliveTimeoutMs: int(env, 'NETLOOM_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100),
+      maxConnections: int(env, 'NETLOOM_MAX_CONNECTIONS', 4096, 1),
+    },
     limits: {
       requestsPerHour: int(env, 'NETLOOM_RATE_LIMIT_PER_HOUR', 6000, 1),
       authFailuresPerIpPerHour: int(env, 'NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR', 300, 1),
       maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),
       maxInflatedBytes: int(env, 'NETLOOM_MAX_INFLATED_BYTES', 256 * 1024 * 1024, 1),
+      maxAnonymousBodyBytes: int(env, 'NETLOOM_MAX_ANONYMOUS_BODY_BYTES', 64 * 1024, 1),
       maxNodes: int(env, 'NETLOOM_MAX_NODES', 1_000_000, 1),
       maxEdges: int(env, 'NETLOOM_MAX_EDGES', 5_000_000, 0),
       maxCredentialsPerUser: int(env, 'NETLOOM_MAX_CREDENTIALS_PER_USER', 20, 1),

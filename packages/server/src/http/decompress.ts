@@ -16,6 +16,8 @@ import { HttpProblem } from './error-codes.ts';
 export interface DecompressOptions {
   maxBodyBytes: number;
   maxInflatedBytes: number;
+  /** Compressed and inflated limit when the sender proved no credential before the body (request.authenticated). */
+  maxAnonymousBytes?: number;
   /** Inflated/compressed ratio considered a bomb once more than `ratioAfterBytes` have been inflated. */
   maxRatio?: number;
   ratioAfterBytes?: number;
@@ -31,13 +33,24 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
   const maxRatio = opts.maxRatio ?? 200;
   const ratioAfter = opts.ratioAfterBytes ?? 16 * 1024 * 1024;
   // Callback style: this hook runs for every request (GET too), and an async hook costs a promise each.
+  const anonymousLimit = opts.maxAnonymousBytes ?? Infinity;
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const raw = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
     const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > opts.maxBodyBytes) {
-      return done(new HttpProblem('PAYLOAD_TOO_LARGE', `request body of ${declared} bytes is over the limit of ${opts.maxBodyBytes} bytes`));
+    // Whoever has not proved a credential by now (onRequest hooks ran) may send only a small body: this
+    // bounds what a stranger can make the server inflate and parse (docs/security.md, "Request bodies").
+    const anonymous = !request.authenticated;
+    const maxBody = anonymous ? Math.min(opts.maxBodyBytes, anonymousLimit) : opts.maxBodyBytes;
+    const maxInflated = anonymous ? Math.min(opts.maxInflatedBytes, anonymousLimit) : opts.maxInflatedBytes;
+    const whose = anonymous && anonymousLimit < opts.maxInflatedBytes ? ' for a request without a credential' : '';
+    if (Number.isFinite(declared) && declared > maxBody) {
+      return done(new HttpProblem('PAYLOAD_TOO_LARGE', `request body of ${declared} bytes is over the limit of ${maxBody} bytes${whose}`));
     }
-    if (raw === 'identity' || raw === '') return done(null, payload);
+    if (raw === 'identity' || raw === '') {
+      const hasBody = (Number.isFinite(declared) && declared > 0) || request.headers['transfer-encoding'] !== undefined;
+      if (!anonymous || !hasBody || maxBody >= opts.maxBodyBytes) return done(null, payload);
+      return done(null, capped(payload, maxBody, whose));
+    }
     const known = raw === 'gzip' || raw === 'x-gzip' || raw === 'br' || raw === 'deflate';
     if (!known) return done(new HttpProblem('UNSUPPORTED_ENCODING', `Content-Encoding ${JSON.stringify(raw)} is not supported; use gzip, deflate or br`));
     const makeDecoder = (head: Buffer) => {
@@ -51,8 +64,8 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
     const out = new Transform({
       transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
         inflated += chunk.length;
-        if (inflated > opts.maxInflatedBytes) {
-          cb(new HttpProblem('PAYLOAD_TOO_LARGE', `decompressed request body is over the limit of ${opts.maxInflatedBytes} bytes`));
+        if (inflated > maxInflated) {
+          cb(new HttpProblem('PAYLOAD_TOO_LARGE', `decompressed request body is over the limit of ${maxInflated} bytes${whose}`));
           return;
         }
         if (inflated > ratioAfter && inflated > encoded * maxRatio) {
@@ -65,7 +78,10 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
     out.receivedEncodedLength = 0;
     const fail = (err: Error) => {
       payload.removeAllListeners('data');
-      payload.resume(); // drain the socket so the answer can be written
+      // An authenticated client's oversized body is drained so it reads the answer; a stranger's is not
+      // read further: its connection is closed after the answer (app.ts onSend).
+      if (anonymous) payload.pause();
+      else payload.resume();
       decoder?.destroy();
       if (!out.destroyed) out.destroy(err);
     };
@@ -81,8 +97,8 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
     payload.on('data', (chunk: Buffer) => {
       encoded += chunk.length;
       out.receivedEncodedLength = encoded;
-      if (encoded > opts.maxBodyBytes) {
-        fail(new HttpProblem('PAYLOAD_TOO_LARGE', `compressed request body is over the limit of ${opts.maxBodyBytes} bytes`));
+      if (encoded > maxBody) {
+        fail(new HttpProblem('PAYLOAD_TOO_LARGE', `compressed request body is over the limit of ${maxBody} bytes${whose}`));
         return;
       }
       if (!decoder) start(chunk);
@@ -95,4 +111,26 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
     payload.on('error', (err) => fail(err));
     done(null, out);
   });
+}
+
+/** An uncompressed body cut off with 413 past `max` bytes (the rest is drained, never kept). */
+function capped(payload: NodeJS.ReadableStream & { destroy?: () => void }, max: number, whose: string): Counted {
+  let seen = 0;
+  const out = new Transform({
+    transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
+      seen += chunk.length;
+      out.receivedEncodedLength = seen;
+      if (seen > max) {
+        payload.unpipe(out);
+        payload.pause(); // not read further; the connection closes after the answer (app.ts onSend)
+        cb(new HttpProblem('PAYLOAD_TOO_LARGE', `request body is over the limit of ${max} bytes${whose}`));
+        return;
+      }
+      cb(null, chunk);
+    },
+  }) as Counted;
+  out.receivedEncodedLength = 0;
+  payload.on('error', (err: Error) => out.destroy(err));
+  payload.pipe(out);
+  return out;
 }

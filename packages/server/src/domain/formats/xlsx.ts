@@ -105,7 +105,7 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
   const problems = new Problems();
   let read: Awaited<ReturnType<typeof readSheets>>;
   try {
-    read = await readSheets(Readable.from([ordered]), problems);
+    read = await readSheets(Readable.from(ordered, { objectMode: false }), problems);
   } catch (err) {
     if ((err as { code?: string }).code === 'PAYLOAD_TOO_LARGE') throw err;
     throw unreadable(label, 'the workbook cannot be read (is it a valid .xlsx file?)');

@@ -4,12 +4,12 @@
  * - the central directory is read and every entry's local header must sit exactly where the previous
  *   entry ended (no hidden entries that a streaming reader would see but the directory does not);
  * - the declared uncompressed sizes must add up to at most `maxInflated`;
- * - each entry is inflated (fflate) into a buffer one byte larger than its declared size: more data
- *   than declared is refused.
+ * - each entry is inflated (node's zlib) into at most one byte more than its declared size: more data
+ *   than declared is refused. The inflated entries are kept (`data`): readers use them as they are, so
+ *   nothing is inflated twice (an xlsx is handed to exceljs with its parts stored, not deflated).
  * Zip64 archives are refused (a workbook or CSV within the upload limits never needs them).
  */
-import { crc32 } from 'node:zlib';
-import { inflateSync, unzipSync } from 'fflate';
+import { crc32, inflateRawSync } from 'node:zlib';
 import { tooLarge, unreadable } from './problems.ts';
 
 interface Entry {
@@ -22,6 +22,8 @@ interface Entry {
   compressedSize: number;
   size: number;
   offset: number;
+  /** The entry's bytes, inflated (filled in by checkZip). */
+  data: Uint8Array;
 }
 
 const u16 = (b: Uint8Array, o: number) => b[o] | (b[o + 1] << 8);
@@ -57,6 +59,7 @@ export function checkZip(buf: Uint8Array, label: string, maxInflated: number): E
       compressedSize: u32(buf, p + 20),
       size: u32(buf, p + 24),
       offset: u32(buf, p + 42),
+      data: buf.subarray(0, 0),
       name: Buffer.from(buf.subarray(p + 46, p + 46 + nameLen)).toString('utf8'),
     };
     if (e.size === 0xffffffff || e.compressedSize === 0xffffffff) throw bad('zip64 archives are not accepted');
@@ -84,12 +87,16 @@ export function checkZip(buf: Uint8Array, label: string, maxInflated: number): E
     if (e.method === 8) {
       let out: Uint8Array;
       try {
-        out = inflateSync(data, { out: new Uint8Array(e.size + 1) });
-      } catch {
+        // node's zlib (native; fflate's JavaScript inflate was 3–4x slower), never past size + 1 bytes
+        out = inflateRawSync(data, { maxOutputLength: e.size + 1 });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw bad(`entry ${e.name} does not unpack to its declared size`);
         throw bad(`entry ${e.name} is corrupt`);
       }
       if (out.length !== e.size) throw bad(`entry ${e.name} does not unpack to its declared size`);
+      e.data = out;
     } else if (e.compressedSize !== e.size) throw bad(`entry ${e.name} has inconsistent sizes`);
+    else e.data = data;
   }
   if (expected !== cdOffset) throw bad('data outside the listed entries');
   return entries;
@@ -97,8 +104,9 @@ export function checkZip(buf: Uint8Array, label: string, maxInflated: number): E
 
 /** The entries of a checked archive whose names pass `keep`, unpacked. */
 export function unzipChecked(buf: Uint8Array, label: string, maxInflated: number, keep: (name: string) => boolean): Record<string, Uint8Array> {
-  checkZip(buf, label, maxInflated);
-  return unzipSync(buf, { filter: (f) => keep(f.name) });
+  const out: Record<string, Uint8Array> = {};
+  for (const e of checkZip(buf, label, maxInflated)) if (keep(e.name) && !e.name.endsWith('/')) out[e.name] = e.data;
+  return out;
 }
 
 export function isZip(head: Uint8Array): boolean {
@@ -106,15 +114,19 @@ export function isZip(head: Uint8Array): boolean {
 }
 
 /**
- * The checked archive rebuilt (raw entries copied, nothing re-compressed) in the order a streaming xlsx
- * reader wants: relationships, workbook, shared strings (an empty table added when the workbook has
- * none), styles, then everything else, worksheets last — so sheet names are known and worksheets are
- * read straight from the archive as they arrive.
+ * The checked archive rebuilt as the chunks of a zip whose entries are stored (the inflated bytes
+ * checkZip kept: the reader does not inflate them again — that second, streamed inflate was most of the
+ * time of a large workbook, docs/benchmarks.md), in the order a streaming xlsx reader wants:
+ * relationships, workbook, shared strings (an empty table added when the workbook has none), styles,
+ * then everything else, worksheets last — so sheet names are known and worksheets are read straight from
+ * the archive as they arrive.
  */
-export function xlsxForStreaming(entries: Entry[]): Buffer {
+const STREAM_SLICE = 64 * 1024;
+
+export function xlsxForStreaming(checked: Entry[]): Uint8Array[] {
   const rank = (n: string) =>
     n === '[Content_Types].xml' ? 0 : n === '_rels/.rels' ? 1 : n === 'xl/_rels/workbook.xml.rels' ? 2 : n === 'xl/workbook.xml' ? 3 : n === 'xl/sharedStrings.xml' ? 4 : n === 'xl/styles.xml' ? 5 : n.startsWith('xl/worksheets/') ? 7 : 6;
-  const list = [...entries];
+  const list = checked.filter((e) => !e.name.endsWith('/')).map((e) => storedEntry(e.name, e.data));
   if (!list.some((e) => e.name === 'xl/sharedStrings.xml')) list.push(storedEntry('xl/sharedStrings.xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>'));
   list.sort((a, b) => rank(a.name) - rank(b.name));
   const parts: Uint8Array[] = [];
@@ -125,7 +137,10 @@ export function xlsxForStreaming(entries: Entry[]): Buffer {
     c.writeUInt32LE(offset, 42);
     centrals.push(c);
     parts.push(e.local);
-    offset += e.local.length;
+    // in slices, as an inflating reader would deliver them: exceljs turns each chunk it gets into one
+    // batch of XML events, so one 60 MB chunk would mean one 60 MB batch of events in memory
+    for (let at = 0; at < e.data.length; at += STREAM_SLICE) parts.push(e.data.subarray(at, at + STREAM_SLICE));
+    offset += e.local.length + e.data.length;
   }
   const cd = Buffer.concat(centrals);
   const eocd = Buffer.alloc(22);
@@ -134,11 +149,13 @@ export function xlsxForStreaming(entries: Entry[]): Buffer {
   eocd.writeUInt16LE(list.length, 10);
   eocd.writeUInt32LE(cd.length, 12);
   eocd.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, cd, eocd]);
+  parts.push(cd, eocd);
+  return parts;
 }
 
-function storedEntry(name: string, text: string): Entry {
-  const data = Buffer.from(text);
+/** A stored (method 0) entry: `local` is its header, `data` its bytes (they follow it in the archive). */
+function storedEntry(name: string, content: string | Uint8Array): Entry {
+  const data = typeof content === 'string' ? Buffer.from(content) : content;
   const nameBytes = Buffer.from(name);
   const crc = crc32(data);
   const local = Buffer.alloc(30);
@@ -164,6 +181,7 @@ function storedEntry(name: string, text: string): Entry {
     size: data.length,
     offset: 0,
     central: Buffer.concat([central, nameBytes]),
-    local: Buffer.concat([local, nameBytes, data]),
+    local: Buffer.concat([local, nameBytes]),
+    data,
   };
 }

@@ -18,6 +18,7 @@ import { auditRoutes } from './audit.ts';
 import { operatorRoutes } from './operator.ts';
 import { orgMemberRoutes, networkViewRoutes } from './org.ts';
 import { viewerRoutes } from '../viewer/index.ts';
+import { registerViewerAuth } from '../viewer/auth.ts';
 import { embedPageRoutes } from '../viewer/page.ts';
 import { viewerChatRoutes } from '../viewer/chat.ts';
 import { viewerPositionRoutes } from '../viewer/positions.ts';
@@ -33,6 +34,7 @@ export async function embedRoutes(app: App, opts: { ctx?: EmbedContext } = {}): 
   operatorRoutes(app, ctx);
   orgMemberRoutes(app, ctx);
   networkViewRoutes(app, ctx);
+  registerViewerAuth(app, ctx);
   viewerRoutes(app, ctx);
   viewerChatRoutes(app, ctx);
   viewerPositionRoutes(app, ctx);

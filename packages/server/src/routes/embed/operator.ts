@@ -32,12 +32,17 @@ export function operatorRoutes(app: App, ctx: EmbedContext): void {
       throw unauthenticated('the operator API needs Authorization: Bearer <operator token>');
     }
   }
+  // Checked before any body is read (docs/security.md, "Request bodies").
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.url?.startsWith('/api/v2/operator/')) return;
+    await operator(request);
+    request.authenticated = true;
+  });
   const config = { auth: { skip: true } };
   const tags = ['operator'];
   const security = [{ operator: [] }];
 
   app.get('/api/v2/operator/organizations/:orgId/embedding', { config, schema: { summary: "An organization's embedding enablement, seats and limits", tags, params: Params, security, response: { 200: ref(OperatorEmbeddingSchema), ...operatorProblems } } }, async (request) => {
-    await operator(request);
     const org = await requireOrganization(ctx.db, request.params.orgId);
     return { orgId: org.id, ...(await settingsView(ctx, org.id)) };
   });
@@ -46,7 +51,6 @@ export function operatorRoutes(app: App, ctx: EmbedContext): void {
     '/api/v2/operator/organizations/:orgId/embedding',
     { config, schema: { summary: 'Enable/disable embedding, set seats and limit overrides (null = default)', tags, params: Params, security, body: ref(OperatorEmbeddingBodySchema), response: { 200: ref(OperatorEmbeddingSchema), ...operatorProblems } } },
     async (request) => {
-      await operator(request);
       const org = await requireOrganization(ctx.db, request.params.orgId);
       return { orgId: org.id, ...(await setEnablement(ctx, org.id, { kind: 'operator', id: 'operator' }, request.body ?? {})) };
     },

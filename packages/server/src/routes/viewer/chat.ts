@@ -7,7 +7,6 @@
  *   POST /api/v2/embed/viewer/chat/cancel              stops the answer in progress → { cancelled, reply? }
  *   POST /api/v2/embed/viewer/chat/new                 starts a new conversation → { conversationId, cancelled }
  */
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import { problemResponses } from '../../schemas/problem.ts';
@@ -15,7 +14,7 @@ import { ref } from '../../schemas/ref.ts';
 import { ChatAskBodySchema, ChatAskedSchema, ChatCancelledSchema, ChatConversationSchema, ChatMessageSchema, ChatStateSchema } from '../../schemas/embed.ts';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
-import { authenticateViewer } from '../../domain/embed-sessions.ts';
+import { viewerOf } from './auth.ts';
 import { askQuestion, cancelAnswer, chatMessage, chatMessages, chatState, newConversation, type ChatDeps } from '../../domain/embed-chat.ts';
 import { assistantFromConfig, type Assistant } from '../../domain/assistant/index.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -31,7 +30,7 @@ const viewerProblems = problemResponses(401, 410);
 const chatProblems = problemResponses(401, 403, 410);
 
 export function viewerChatRoutes(app: App, ctx: EmbedContext, opts: { assistant?: Assistant } = {}): void {
-  const viewer = (request: FastifyRequest) => authenticateViewer(ctx, request.headers.authorization);
+  const viewer = viewerOf;
   const assistant = opts.assistant ?? assistantFromConfig(ctx.config.ai);
   const deps: ChatDeps = {
     ctx,

@@ -39,7 +39,8 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
-import { authenticateViewer, exchangeLaunchToken, pageOrigin } from '../../domain/embed-sessions.ts';
+import { exchangeLaunchToken, pageOrigin } from '../../domain/embed-sessions.ts';
+import { viewerOf } from './auth.ts';
 import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
 import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embed-viewer.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
@@ -58,7 +59,7 @@ const ViewIdParams = Type.Object({ viewId: Type.String({ maxLength: 100 }) });
 const EmbedView = ref(EmbedViewSchema);
 
 export function viewerRoutes(app: App, ctx: EmbedContext): void {
-  const viewer = (request: FastifyRequest) => authenticateViewer(ctx, request.headers.authorization);
+  const viewer = viewerOf;
 
   app.addHook('onSend', async (request, reply) => {
     const url = request.url;

@@ -4,7 +4,7 @@
  */
 import type { App } from '../../http/app-type.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
-import { authenticateViewer } from '../../domain/embed-sessions.ts';
+import { viewerOf } from './auth.ts';
 import { keepPositions } from '../../domain/network-positions.ts';
 import { PositionsBodySchema, PositionsResultSchema } from '../../schemas/embed.ts';
 import { problemResponses } from '../../schemas/problem.ts';
@@ -21,7 +21,7 @@ export function viewerPositionRoutes(app: App, ctx: EmbedContext): void {
       response: { 200: ref(PositionsResultSchema), ...problemResponses(401, 403, 404, 409, 410) },
     },
   }, async (request) => {
-    const live = await authenticateViewer(ctx, request.headers.authorization);
+    const live = viewerOf(request);
     return keepPositions(ctx, live, request.body);
   });
 }
