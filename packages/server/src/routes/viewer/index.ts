@@ -16,7 +16,6 @@
  * Every other call first checks that the session still lives (410 SESSION_EXPIRED otherwise) and counts as
  * activity. Responses are never cached and carry `Referrer-Policy: no-referrer`.
  */
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import { problemResponses } from '../../schemas/problem.ts';
