@@ -93,12 +93,15 @@ let exited: number | null = null;
 child.stdout.on('data', (d) => (out += d));
 child.stderr.on('data', (d) => (out += d));
 child.on('exit', (code) => (exited = code ?? -1));
-const deadline = Date.now() + 60_000;
+const deadline = Date.now() + 180_000; // a loaded machine starts slowly
 for (;;) {
   const tok = /API token \(full access\): (nl_\S+)/.exec(out);
   if (tok && (await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) break;
   if (exited !== null) throw new Error(`server exited (${exited}):\n${out}`);
-  if (Date.now() > deadline) throw new Error(`server not up in 60 s:\n${out}`);
+  if (Date.now() > deadline) {
+    child.kill('SIGKILL'); // never leave it running
+    throw new Error(`server not up in 180 s:\n${out}`);
+  }
   await new Promise((r) => setTimeout(r, 100));
 }
 const token = /API token \(full access\): (nl_\S+)/.exec(out)![1];

@@ -338,7 +338,7 @@ describe('limits', () => {
     }
   });
 
-  test('a compression bomb is refused with 413 quickly without inflating it', async () => {
+  test('a compression bomb is refused with 413 without inflating it (memory stays flat; speed is in bench/, not here)', async () => {
     const t = await testApp('sqlite');
     try {
       const u = await t.user();
@@ -356,12 +356,9 @@ describe('limits', () => {
       await done;
       const body = Buffer.concat(parts);
       const rssBefore = process.memoryUsage().rss;
-      const started = performance.now();
       const res = await t.app.inject({ method: 'POST', url: '/api/v2/networks', headers: { ...bearer(tok), 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: body });
-      const ms = performance.now() - started;
       assert.equal(res.statusCode, 413);
       assert.equal(res.json().code, 'PAYLOAD_TOO_LARGE');
-      assert.ok(ms < 5000, `took ${ms} ms`);
       assert.ok(process.memoryUsage().rss - rssBefore < 200 * 1024 * 1024, 'memory stayed flat');
     } finally {
       await t.close();

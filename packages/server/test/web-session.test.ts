@@ -148,11 +148,14 @@ for (const dialect of DIALECTS) {
       assert.equal((await webClient(t.app).signIn(u.email)).statusCode, 200, 'the password is unchanged');
     });
 
-    test('the OpenAPI document lists the web endpoints with the cookie scheme', async () => {
-      const doc = (await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json();
+    test('the web endpoints are documented apart (/app/api/openapi.json) with the cookie scheme, not in the public API document', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/app/api/openapi.json' })).json();
       assert.ok(doc.components.securitySchemes.cookieAuth);
       for (const p of ['/app/api/session', '/app/api/account', '/app/api/credentials', '/app/api/links/{token}', '/app/api/networks/{id}/explore']) assert.ok(doc.paths[p], p);
       assert.deepEqual(doc.paths['/app/api/account'].get.security, [{ cookieAuth: [] }]);
+      const publicDoc = (await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json();
+      assert.equal(Object.keys(publicDoc.paths).filter((p) => p.startsWith('/app/')).length, 0, 'no web endpoint in the public document');
+      assert.equal(publicDoc.components.securitySchemes.cookieAuth, undefined);
     });
 
     test('sign-out ends the session and clears the cookie', async () => {
