@@ -1,6 +1,18 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layering of docs/architecture.md ("Layers"), enforced: each entry names the files of a layer and
+ * what they may not import. Relative paths are matched by regex (a package reached through `../`).
+ */
+const see = ' (docs/architecture.md "Layers")';
+const layer = (files, patterns, opts = {}) => ({
+  files,
+  rules: { [opts.allowTypeImports ? '@typescript-eslint/no-restricted-imports' : 'no-restricted-imports']: ['error', { patterns: patterns.map((p) => ({ ...p, ...(opts.allowTypeImports ? { allowTypeImports: true } : {}), message: p.message + see })) }] },
+});
+const serverPackage = { group: ['netloom', 'netloom/*'], message: 'the server is not a library' };
+const outOfPackage = (names, message) => ({ regex: `^(\\.\\./)+(${names.join('|')})(/|$)`, message });
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'data/**', '**/dist/**', 'packages/*/public/**'] },
   js.configs.recommended,
@@ -16,4 +28,23 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+
+  // engine ↛ server: the engine is used by the server (and the CLI), never the other way round.
+  layer(['packages/engine/**/*.ts'], [serverPackage, outOfPackage(['server', 'web', 'viewer', 'embed'], 'the engine imports no other package of ours')]),
+  // protocol: the bottom of the SDK ⇄ viewer ⇄ server contract; imports nothing of ours.
+  layer(['packages/protocol/src/**/*.ts'], [serverPackage, { group: ['@netloom/*'], message: '@netloom/protocol imports no other package of ours' }, outOfPackage(['server', 'engine', 'web', 'viewer', 'embed'], '@netloom/protocol imports no other package of ours')]),
+  // viewer and SDK → @netloom/protocol only (they run in browsers; the server's shapes reach them through the protocol).
+  layer(['packages/viewer/src/**/*.ts', 'packages/embed/src/**/*.ts'], [
+    serverPackage,
+    { group: ['@netloom/engine', '@netloom/engine/*', '@netloom/web', '@netloom/web/*'], message: 'the viewer and the SDK import only @netloom/protocol of our packages' },
+    outOfPackage(['server', 'engine', 'web'], 'the viewer and the SDK import only @netloom/protocol of our packages'),
+  ]),
+  // web app ↛ server internals: it talks to the server over HTTP only.
+  layer(['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'], [serverPackage, outOfPackage(['server', 'engine'], 'the web app talks to the server over HTTP only')]),
+
+  // Inside the server: routes → domain → store (docs/architecture.md).
+  layer(['packages/server/src/routes/**/*.ts'], [{ regex: '(^|/)store/', message: 'routes call one domain command; they never import store/' }]),
+  layer(['packages/server/src/http/**/*.ts'], [{ regex: '(^|/)store/', message: 'the HTTP layer reaches the database through domain/' }, { regex: '(^|/)routes/', message: 'the HTTP layer does not import routes' }], { allowTypeImports: true }),
+  layer(['packages/server/src/domain/**/*.ts'], [{ regex: '^\\.\\./(http|routes|presenters|cli)/', message: 'the domain does not import the HTTP layer, routes, presenters or the CLI' }]),
+  layer(['packages/server/src/store/**/*.ts'], [{ regex: '^\\.\\./(domain|http|routes|presenters|schemas|cli)/', message: 'the store imports nothing above it' }]),
 );

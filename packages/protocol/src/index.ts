@@ -3,4 +3,5 @@ export * from './messages.ts';
 export * from './commands.ts';
 export * from './events.ts';
 export * from './errors.ts';
+export * from './viewer-contract.ts';
 export type * from './types.ts';

@@ -1,6 +1,7 @@
 /**
  * Data shapes carried by SDK commands, replies and events. Plain JSON only (structured-clone safe).
  */
+import type { ChatAccess, ChatUnavailableReason, EmbedHeader } from './viewer-contract.ts';
 
 export type AttributeValue = string | number;
 export type Attributes = Record<string, AttributeValue>;
@@ -54,21 +55,33 @@ export interface ViewerUi {
   aiChat?: boolean;
 }
 
+/**
+ * `session.info()`: what the service's viewer API answers (GET /api/v2/embed/viewer/session; the server
+ * builds it against this type, domain/embed-viewer.ts), passed through by the viewer.
+ */
 export interface SessionInfo {
   sessionId: string;
   displayName: string;
+  /** The host's id of the managed user. */
+  externalId?: string;
+  orgPermission?: string;
+  network?: { networkId: string; name: string; permission: 'View' | 'Edit' };
+  /** The host origin the session is bound to. */
+  origin?: string;
+  /** When the viewer's current access token expires (it is refreshed before). */
+  accessTokenExpiresAt?: string;
   /**
    * What the viewer may do: from its network permission and, for chat, every gate of the chat when the
    * session info was read (`ui.aiChat`, `chatAccess`, the organization's AI switch, its monthly
    * allowance); `chatReason` names the first closed gate (null when chat is open).
    */
-  capabilities: { edit: boolean; chat: 'off' | 'presetOnly' | 'full'; chatReason?: 'hidden' | 'chat-access-off' | 'organization-off' | 'allowance-spent' | null; [key: string]: unknown };
+  capabilities: { edit: boolean; chat: ChatAccess; chatReason?: ChatUnavailableReason | null; [key: string]: unknown };
   /** The managed user's chat access (the per-user setting, whatever the organization's state). */
-  chatAccess?: 'off' | 'presetOnly' | 'full';
+  chatAccess?: ChatAccess;
   /** The networks this session may open (exactly one). */
   networkIds: string[];
   ui: ViewerUi;
-  header: 'none' | 'title';
+  header: EmbedHeader;
   expiresAt: string;
 }
 

@@ -35,9 +35,10 @@ import { networkFileRoutes } from './routes/networks/files.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
 import { jobRoutes, registerJobWorker } from './routes/jobs.ts';
 import { embedRoutes } from './routes/embed/index.ts';
-import { createEmbedContext } from './routes/embed/context.ts';
+import { embedContextOf } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
 import { webRoutes } from './routes/web/index.ts';
+import { startHousekeeping } from './domain/housekeeping.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
 export interface AppDeps {
@@ -53,6 +54,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: DatabaseHandle;
+    /** The Redis connection when REDIS_URL is set, else null. */
+    redis: Redis | null;
     now: () => number;
   }
 }
@@ -116,12 +119,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   if (Number.isFinite(config.server.maxConnections)) app.server.maxConnections = config.server.maxConnections;
   const database = deps.database ?? (await openDatabase(config));
   if (!deps.database) await migrate(database.db);
+  // One Redis connection (when REDIS_URL is set) for everything that shares state through Redis: request
+  // rate limits and the embedding state; every key starts with NETLOOM_REDIS_PREFIX (docs/operations.md).
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  redis?.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis connection error'));
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('redis', redis);
   app.decorate('now', deps.now ?? Date.now);
+  const housekeeping = startHousekeeping(database.db, { intervalMs: config.housekeepingMs, now: () => app.now(), windowMs: Math.max(3_600_000, config.web.signInWindowMs), log: app.log });
   app.addHook('onClose', async () => {
-    if (redis) redis.disconnect();
+    await housekeeping.stop();
+    if (redis) await redis.quit().catch(() => redis.disconnect());
     if (!deps.database) await database.close();
   });
 
@@ -154,7 +163,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('authFailures', authFailureLimiter(counters, config.limits.authFailuresPerIpPerHour, () => app.now()));
   registerAuth(app, database.db, config.publicUrl, app.authFailures);
   await registerWebSessions(app);
-  await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis });
+  await registerRateLimit(app, { perHour: config.limits.requestsPerHour, redis, redisPrefix: config.embed.redisPrefix });
   await app.register(compress, { globalCompression: true, globalDecompression: false, encodings: ['br', 'gzip', 'deflate'], threshold: 1024, brotliOptions: { params: { 1: 4 } }, zlibOptions: { level: 5 } });
 
   await app.register(swagger, {
@@ -206,7 +215,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(metricRoutes, { prefix: '/api/v2' });
   await app.register(jobRoutes, { prefix: '/api/v2' });
   // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
-  const embedContext = createEmbedContext(app);
+  const embedContext = embedContextOf(app);
   await app.register(embedRoutes, { ctx: embedContext });
   await app.register(webRoutes, { ctx: embedContext });
   return app;

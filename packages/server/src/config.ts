@@ -21,6 +21,8 @@ export interface Config {
   /** PostgreSQL schema to use (tests isolate runs with their own schema). */
   databaseSchema: string | null;
   redisUrl: string | null;
+  /** NETLOOM_HOUSEKEEPING_MS: how often expired embed tokens, leases and rate-limit windows are deleted from the database (10 min). */
+  housekeepingMs: number;
   logLevel: string;
   /** Public origin of the service, used in links (`Link` deprecation header, embed URLs). */
   publicUrl: string;
@@ -205,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || null,
     databaseSchema: env.NETLOOM_DB_SCHEMA || null,
     redisUrl: env.REDIS_URL || null,
+    housekeepingMs: int(env, 'NETLOOM_HOUSEKEEPING_MS', 10 * 60_000, 10),
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: (env.NETLOOM_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     trustedProxies: parseTrustedProxies(env.NETLOOM_TRUSTED_PROXIES),

@@ -22,7 +22,8 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { NetworkJSON } from '@netloom/engine';
-import { DomainError } from './errors.ts';
+import { LIMITS, type ChatUnavailableReason } from '@netloom/protocol';
+import { DomainError, invalidArgs } from './errors.ts';
 import { audit, limitsOf, RateLimitedError, type EmbedContext } from './embed-context.ts';
 import type { LiveSession } from './embed-sessions.ts';
 import { defaultPresetQuestions, ProviderError, type Assistant, type AssistantAction, type MetricValues } from './assistant/index.ts';
@@ -35,7 +36,8 @@ import {
 
 const gunzipAsync = promisify(gunzip);
 
-export const CHAT_MAX_CHARS = 4_000;
+/** A question's length limit: the SDK, the viewer and the server share it (@netloom/protocol LIMITS). */
+export const CHAT_MAX_CHARS = LIMITS.chatMaxChars;
 export const MAX_PRESETS = 20;
 export const PRESET_MAX_CHARS = 500;
 export const MAX_WAIT_MS = 25_000;
@@ -91,7 +93,7 @@ async function loadNetwork(ctx: EmbedContext, networkId: string): Promise<{ json
 
 /* ---------------------------------------------------------------- gates */
 
-export type ChatUnavailableReason = 'hidden' | 'chat-access-off' | 'organization-off' | 'allowance-spent';
+export type { ChatUnavailableReason };
 
 export interface Allowance {
   limit: number;
@@ -157,7 +159,7 @@ export function parsePresetQuestions(value: unknown): string[] | null {
     if (typeof q !== 'string' || q.trim() === '' || q.length > PRESET_MAX_CHARS) problems.push({ path: `/presetQuestions/${i}`, message: `must be a non-empty String of at most ${PRESET_MAX_CHARS} characters` });
     else if (!out.some((o) => normQuestion(o) === normQuestion(q))) out.push(q.trim());
   });
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1).replaceAll('/', '.')}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgs(problems);
   return out;
 }
 

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config, EmbedLimits } from '../config.ts';
 import type { Database } from '../store/schema.ts';
-import type { EmbedEphemeralStore } from '../store/embed-ephemeral.ts';
+import type { Redis } from 'ioredis';
+import { databaseEphemeralStore, redisEphemeralStore, type EmbedEphemeralStore } from '../store/embed-ephemeral.ts';
 import { insertAudit } from '../store/embed-audit.ts';
 import { getMeta } from '../store/meta.ts';
 import { getEmbedSettings, type EmbedSettingsRecord } from '../store/embed-settings.ts';
@@ -20,6 +21,12 @@ export interface EmbedContext {
   state: EmbedEphemeralStore;
   now: () => number;
   signingKey: () => Promise<Buffer>;
+}
+
+/** The embedding context of a process: its state in Redis (keys under NETLOOM_REDIS_PREFIX) when there is one, else in the database. */
+export function createEmbedContext(deps: { db: Kysely<Database>; config: Config; redis: Redis | null; now: () => number }): EmbedContext {
+  const state = deps.redis ? redisEphemeralStore(deps.redis, deps.config.embed.redisPrefix) : databaseEphemeralStore(deps.db);
+  return { db: deps.db, config: deps.config, state, now: deps.now, signingKey: signingKeyLoader(deps.db, deps.config) };
 }
 
 /** Who did something, for the audit log. */

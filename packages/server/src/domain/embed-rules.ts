@@ -4,16 +4,14 @@
  * conditions that end a session, and limit overrides. No I/O; unit-tested in embed-rules.test.ts.
  */
 import type { EmbedLimits } from '../config.ts';
-import type { ChatAccess, EmbedHeader, EmbedOrgPermission, SharePermission } from '../store/schema.ts';
-import { DomainError, type DomainErrorItem } from './errors.ts';
+import type { EmbedOrgPermission, SharePermission } from '../store/schema.ts';
+import { CHAT_ACCESS, HEADERS, MENU_ITEMS, type MenuItem } from '@netloom/protocol';
+import { DomainError, invalidArgs, type DomainErrorItem } from './errors.ts';
 
-export const CHAT_ACCESS: readonly ChatAccess[] = ['off', 'presetOnly', 'full'];
 export const ORG_PERMISSIONS: readonly EmbedOrgPermission[] = ['Access-only', 'Simplified Access-only', 'Standard User'];
 export const PERMISSIONS: readonly SharePermission[] = ['View', 'Edit'];
-export const HEADERS: readonly EmbedHeader[] = ['none', 'title'];
-/** Explore left-menu items in the viewer's own order (docs/spec/api.md Viewer options). */
-export const MENU_ITEMS = ['layout', 'open', 'save', 'templates', 'labels', 'layers', 'tables', 'metrics', 'color', 'size', 'filter', 'shapes', 'rollup', 'export', 'settings'] as const;
-export type MenuItem = (typeof MENU_ITEMS)[number];
+// The menu items, header options and chat access levels are the viewer's contract (@netloom/protocol).
+export { CHAT_ACCESS, HEADERS, MENU_ITEMS, type MenuItem };
 
 export const MAX_MINUTES = 720;
 export const DEFAULT_MAX_MINUTES = 60;
@@ -81,8 +79,7 @@ export interface NormalizedUi {
 }
 
 function invalid(problems: DomainErrorItem[]): DomainError {
-  const first = problems[0];
-  return new DomainError('INVALID_ARGS', `${first.path.replace(/^\//, '').replaceAll('/', '.')}: ${first.message}`, problems.slice(0, 100));
+  return invalidArgs(problems);
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Database, EmbedHeader, SharePermission } from '../store/schema.ts'
 import { endSession, getSession, insertSession, type EmbedSessionRecord } from '../store/embed-sessions.ts';
 import { getEmbedSettings, type EmbedSettingsRecord } from '../store/embed-settings.ts';
 import { getGrant, getManagedUser, getManagedUserById, touchManagedUser, type ManagedUserRecord } from '../store/embed-users.ts';
-import { DomainError, type DomainErrorItem } from './errors.ts';
+import { DomainError, invalidArgs, type DomainErrorItem } from './errors.ts';
 import { isId, newId } from './ids.ts';
 import {
   DEFAULT_MAX_MINUTES,
@@ -83,7 +83,7 @@ export async function createSession(ctx: EmbedContext, orgId: string, actor: Act
     if (err instanceof DomainError && err.errors) p.push(...err.errors);
     else throw err;
   }
-  if (p.length) throw new DomainError('INVALID_ARGS', `${p[0].path.slice(1).replaceAll('/', '.')}: ${p[0].message}`, p.slice(0, 100));
+  if (p.length) throw invalidArgs(p);
 
   const externalId = b.externalId as string;
   const networkId = (b.networkIds as string[])[0];

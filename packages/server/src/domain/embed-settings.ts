@@ -27,9 +27,14 @@ import { countActiveManagedUsers } from '../store/embed-users.ts';
 import { endSessionsWhere } from '../store/embed-sessions.ts';
 import { getMembershipOfUser } from '../store/organizations.ts';
 import { getNetwork } from '../store/networks.ts';
-import { DomainError, type DomainErrorItem } from './errors.ts';
+import { DomainError, invalidArgs, type DomainErrorItem } from './errors.ts';
 import { MAX_EMBEDDABLE_NETWORKS, parseLimitOverrides, parseOrigins } from './embed-rules.ts';
 import { audit, limitsOf, type Actor, type EmbedContext } from './embed-context.ts';
+
+/** Whether the operator has enabled embedding for the organization (the web app's organization summary). */
+export async function embeddingEnabled(db: Kysely<Database>, orgId: string): Promise<boolean> {
+  return (await getEmbedSettings(db, orgId)).enabled === 1;
+}
 
 export interface EmbedSettingsView {
   enabled: boolean;
@@ -124,7 +129,7 @@ export async function updateSettings(ctx: EmbedContext, orgId: string, actor: Ac
       }
     }
   }
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1).replaceAll('/', '.')}: ${problems[0].message}`, problems.slice(0, 100));
+  if (problems.length) throw invalidArgs(problems);
 
   const at = new Date(ctx.now()).toISOString();
   const changed: Record<string, unknown> = {};

@@ -4,16 +4,26 @@
  * beyond the network's `billing.maxViews` (403 VIEW_LIMIT_REACHED; counted under a lock of the network
  * row so concurrent saves cannot overshoot); updating an existing view is always allowed (with `Edit`).
  */
+import type { Kysely } from 'kysely';
 import { inTransaction } from '../store/db.ts';
+import type { Database } from '../store/schema.ts';
 import { countViews, getView, insertView, listViews, lockNetworkRow, updateView, type EmbedViewRecord } from '../store/embed-views.ts';
 import { DomainError } from './errors.ts';
 import { newId } from './ids.ts';
 import { parseViewBody } from './embed-rules.ts';
 import { audit, type EmbedContext } from './embed-context.ts';
 import type { LiveSession } from './embed-sessions.ts';
+import type { Principal } from './credentials.ts';
+import { loadNetworkFor } from './network-access.ts';
 
 function requireEdit(live: LiveSession): void {
   if (live.permission !== 'Edit') throw new DomainError('FORBIDDEN', 'saving views needs Edit access to the network; this viewer has View');
+}
+
+/** `GET /networks/:id/views`: the saved views of a network the caller may read (404/403 as `GET /networks/:id`). */
+export async function viewsOfNetwork(db: Kysely<Database>, principal: Principal | null, networkId: string): Promise<EmbedViewRecord[]> {
+  await loadNetworkFor(db, principal, networkId, 'read');
+  return listViews(db, networkId);
 }
 
 export function viewsOfSession(ctx: EmbedContext, live: LiveSession): Promise<EmbedViewRecord[]> {

@@ -1,52 +1,75 @@
 /**
- * Domain errors: one class with a stable `code` from docs/spec/decisions.md §1, its HTTP `status` and a `detail`
- * that is safe to show to the caller. The HTTP problem handler renders it (duck-typed on code + status);
- * the CLI prints it as JSON on stderr. The domain does not import the HTTP layer.
+ * The one registry of problem codes (docs/errors.md, generated from it): each code's HTTP status, title
+ * and when it is sent. Domain errors (`DomainError`) and the HTTP layer's own (`HttpProblem`,
+ * http/error-codes.ts) take their status from it; the problem handler renders both as RFC 9457 problem
+ * JSON; the CLI prints `{ error: { code, status, detail } }` with the same status; engine errors carry
+ * codes of this registry (docs/spec/decisions.md §1). The domain does not import the HTTP layer, so the
+ * registry lives here.
  */
-export const DOMAIN_ERROR_STATUS = {
-  INVALID_ARGS: 400,
-  INVALID_OWNER: 400,
-  OWNER_REQUIRED: 400,
-  UNAUTHENTICATED: 401,
-  /** Web sign-in: unknown e-mail or wrong password (never told apart). */
-  INVALID_CREDENTIALS: 401,
-  /** Web sign-in: password right, TOTP or recovery code needed (or the one sent is wrong). */
-  MFA_REQUIRED: 401,
-  /** Web app: state-changing request without the CSRF token or from a foreign origin. */
-  CSRF_FAILED: 403,
-  /** Web app: the organization requires MFA and the user has not enrolled yet. */
-  MFA_ENROLMENT_REQUIRED: 403,
-  EMBEDDED_SEAT_LIMIT: 402,
-  INSUFFICIENT_SCOPE: 403,
-  FORBIDDEN: 403,
-  PLAN_REQUIRED: 403,
-  NETWORK_LIMIT_REACHED: 403,
-  EMBEDDING_DISABLED: 403,
-  NETWORK_NOT_EMBEDDABLE: 403,
-  ORIGIN_NOT_ALLOWED: 403,
-  VIEW_LIMIT_REACHED: 403,
-  /** AI chat refused (docs/embedding-api.md, chat): ui.aiChat false, chatAccess off, organization switch off, allowance spent, or not a preset question. */
-  CHAT_NOT_PERMITTED: 403,
-  EMBED_MEMBERSHIP_IMMUTABLE: 409,
-  SESSION_EXPIRED: 410,
-  RATE_LIMITED: 429,
-  /** Credential count at `limits.maxCredentialsPerUser` (docs/spec/decisions.md §2: 20 by default). */
-  CREDENTIAL_LIMIT_REACHED: 403,
-  NOT_FOUND: 404,
-  /** A unique value is taken (e-mail), or a concurrent change won (network version). */
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  /** A metric's compute limit was reached (synchronous call or job). */
-  METRIC_TIMEOUT: 422,
-  /** A service the call needs (the job queue) is unreachable; with `Retry-After`. */
-  UNAVAILABLE: 503,
+export const ERROR_CODES = {
+  INVALID_ARGS: { status: 400, title: 'Invalid arguments', when: 'Body, query or path fails validation (types, ranges, unknown keys where the spec is closed, bad network JSON).' },
+  INVALID_OWNER: { status: 400, title: 'Invalid owner', when: '`owner` of `POST /networks` is not a member who can own networks (non-member, unknown, unverified, suspended, Access-only).' },
+  OWNER_REQUIRED: { status: 400, title: 'Owner required', when: '`owner` omitted with an organization credential whose creator can no longer own networks.' },
+  INVALID_CREDENTIALS: { status: 401, title: 'Invalid credentials', when: 'Web sign-in (or re-entered password) with an unknown e-mail or a wrong password; the two are not told apart.' },
+  MFA_REQUIRED: { status: 401, title: 'MFA code required', when: 'Web sign-in: the password is right but the account has MFA; send `totp` or `recoveryCode` (also when the code sent is wrong).' },
+  UNAUTHENTICATED: { status: 401, title: 'Unauthenticated', when: 'Missing, malformed, unknown or revoked credential. Sends `WWW-Authenticate`.' },
+  EMBEDDED_SEAT_LIMIT: { status: 402, title: 'Managed-user seats exhausted', when: 'No managed-user seat free (create or reactivate).' },
+  INSUFFICIENT_SCOPE: { status: 403, title: 'Insufficient scope', when: 'The credential lacks the `<resource>:<action>` scope named in `detail`.' },
+  CSRF_FAILED: { status: 403, title: 'CSRF check failed', when: 'A state-changing web-app request without the session\'s `X-CSRF-Token` or from a foreign `Origin`.' },
+  MFA_ENROLMENT_REQUIRED: { status: 403, title: 'MFA enrolment required', when: 'The organization requires MFA and this account has not enrolled; only the session and MFA setup endpoints answer until it does.' },
+  FORBIDDEN: { status: 403, title: 'Forbidden', when: 'Authenticated but not allowed (not your network, not an organization credential, not an organization admin, ...).' },
+  PLAN_REQUIRED: { status: 403, title: 'Plan required', when: 'Metrics on a plan without them; informal* metrics without an organization.' },
+  CREDENTIAL_LIMIT_REACHED: { status: 403, title: 'Credential limit reached', when: 'The user already holds the maximum number of credentials (20 by default).' },
+  NETWORK_LIMIT_REACHED: { status: 403, title: 'Network limit reached', when: 'The owner is at the plan maximum of public or private networks; `detail` names the user.' },
+  EMBEDDING_DISABLED: { status: 403, title: 'Embedding disabled', when: 'Embedding call for an organization without embedding.' },
+  NETWORK_NOT_EMBEDDABLE: { status: 403, title: 'Network not embeddable', when: 'Grant or session for a network that is not embeddable.' },
+  ORIGIN_NOT_ALLOWED: { status: 403, title: 'Origin not allowed', when: 'Session origin not in the allowed host origins.' },
+  VIEW_LIMIT_REACHED: { status: 403, title: 'View limit reached', when: "A new view beyond the network's `billing.maxViews`." },
+  CHAT_NOT_PERMITTED: { status: 403, title: 'Chat not permitted', when: 'AI chat of an embedded session refused: `ui.aiChat` false, `chatAccess` off, the organization\'s AI chat switched off, its monthly AI allowance spent, or (presetOnly) a question that is not a preset; `detail` says which.' },
+  NOT_FOUND: { status: 404, title: 'Not found', when: 'No such resource, or not visible to this credential (existence is never revealed).' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', when: 'The path exists but not with this method.' },
+  EMBED_MEMBERSHIP_IMMUTABLE: { status: 409, title: 'Membership is immutable', when: 'Change of `orgPermission` or `readOnly` of an existing managed user.' },
+  CONFLICT: { status: 409, title: 'Conflict', when: 'The stored network changed while a metric was being computed on it (retry), or a unique value is taken.' },
+  SESSION_EXPIRED: { status: 410, title: 'Session expired', when: 'The embed session ended (any reason).' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large', when: 'Body over the limit (compressed or decompressed), or network over the node/edge limits.' },
+  UNSUPPORTED_ENCODING: { status: 415, title: 'Unsupported content encoding', when: '`Content-Encoding` other than gzip, deflate (zlib or raw), br or identity.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type', when: 'A body that is not `application/json`.' },
+  METRIC_TIMEOUT: { status: 422, title: 'Metric timed out', when: 'Compute limit (60 s by default) reached; `detail` suggests `kPercent` where the metric has it.' },
+  NOT_CONVERGED: { status: 422, title: 'Not converged', when: 'An iterative metric did not converge (eigenvector, Katz with too large alpha, HITS).' },
+  RATE_LIMITED: { status: 429, title: 'Too many requests', when: 'Rate limit or metric queue full; with `Retry-After` seconds and `RateLimit-*` headers.' },
+  INTERNAL: { status: 500, title: 'Internal error', when: 'A bug; the body carries the request id, never a stack trace.' },
+  UNAVAILABLE: { status: 503, title: 'Service unavailable', when: 'The database is unreachable (`/readyz`) or the server is shutting down.' },
 } as const;
 
-export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;
+export type ErrorCode = keyof typeof ERROR_CODES;
 
-export interface DomainErrorItem {
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+}
+
+export type DomainErrorCode = ErrorCode;
+
+/** One problem of a request: a JSON pointer (`/networkJSON/edges/3/target`, `/query/limit`) and what is wrong. */
+export interface ProblemItem {
   path: string;
   message: string;
+}
+export type DomainErrorItem = ProblemItem;
+
+/** A JSON pointer as a field name for messages: `/networkJSON/edges/3` → `networkJSON.edges.3` (U+0000 shown escaped). */
+export function fieldOf(pointer: string): string {
+  return pointer.replace(/^\//, '').replaceAll('/', '.').replaceAll('\u0000', '\\u0000');
+}
+
+/** The `detail` of an INVALID_ARGS problem: its first problem, as `field: message` (`whole` names the root). */
+export function problemDetail(problems: readonly ProblemItem[], whole = 'body'): string {
+  const first = problems[0];
+  return first ? `${fieldOf(first.path) || whole}: ${first.message}` : `${whole}: is invalid`;
+}
+
+/** 400 INVALID_ARGS naming the first problem in `detail` and listing (up to 100 of) them in `errors`. */
+export function invalidArgs(problems: readonly ProblemItem[], whole = 'body'): DomainError {
+  return new DomainError('INVALID_ARGS', problemDetail(problems, whole), problems.slice(0, 100));
 }
 
 export class DomainError extends Error {
@@ -58,7 +81,7 @@ export class DomainError extends Error {
     super(detail);
     this.name = 'DomainError';
     this.code = code;
-    this.status = DOMAIN_ERROR_STATUS[code];
+    this.status = ERROR_CODES[code].status;
     this.detail = detail;
     this.errors = errors;
   }

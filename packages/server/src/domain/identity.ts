@@ -22,6 +22,9 @@ import { DomainError } from './errors.ts';
 import { isId, newId } from './ids.ts';
 import { hashPassword } from './passwords.ts';
 
+/** The organization roles and plans, for the layers above the domain (routes never import store/). */
+export type { OrgRole, Plan } from '../store/schema.ts';
+
 export const PLANS: readonly Plan[] = ['free', 'pro', 'enterprise', 'partner'];
 export const ROLES: readonly OrgRole[] = ['Owner', 'Admin', 'Standard User', 'Access-only', 'Simplified Access-only'];
 export const USER_STATUSES: readonly UserStatus[] = ['active', 'suspended', 'unverified'];

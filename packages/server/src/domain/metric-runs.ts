@@ -24,7 +24,7 @@ import { applyNodeValues, ownedBytes, parseMetricRequest, type JobResult, type M
 import type { Database } from '../store/schema.ts';
 import { getNetwork, getNetworkJSONGzip, updateNetworkIf, type NetworkRecord } from '../store/networks.ts';
 import type { Principal } from './credentials.ts';
-import { DomainError } from './errors.ts';
+import { DomainError, invalidArgs } from './errors.ts';
 import { METRIC_PLANS } from './identity.ts';
 import { effectivePlan } from './network-ownership.ts';
 import { loadNetworkFor } from './network-access.ts';
@@ -198,7 +198,7 @@ export function parseMetricBody(deps: MetricRunDeps, metric: AnyMetric, raw: Uin
   }
   const nulAt = text.includes('\\u0000') ? findNul(body) : null;
   if (nulAt !== null) {
-    throw new DomainError('INVALID_ARGS', `${nulAt.slice(1).replaceAll('/', '.').replaceAll('\u0000', '\\u0000')}: must not contain U+0000`, [{ path: nulAt, message: 'must not contain U+0000' }]);
+    throw invalidArgs([{ path: nulAt, message: 'must not contain U+0000' }]);
   }
   const req = parseMetricRequest(metric, body, { maxNodes: deps.limits.maxNodes, maxEdges: deps.limits.maxEdges });
   if (req.networkId !== undefined) return { networkId: req.networkId, params: req.params };

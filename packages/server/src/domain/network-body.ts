@@ -9,7 +9,7 @@
  */
 import { validateNetworkJSON, type NetworkJSON } from '@netloom/engine';
 import type { NetworkStatus } from '../store/schema.ts';
-import { DomainError, type DomainErrorItem as ProblemItem } from './errors.ts';
+import { DomainError, invalidArgs, type ProblemItem } from './errors.ts';
 
 export interface NetworkInput {
   name: string;
@@ -22,11 +22,6 @@ export interface NetworkInput {
   edgeCount: number;
   /** Which optional fields the body carried: PUT replaces only those (docs/spec/decisions.md §3). */
   sent: { description: boolean; isDirected: boolean; status: boolean };
-}
-
-function invalidArgs(problems: ProblemItem[]): DomainError {
-  const first = problems[0];
-  return new DomainError('INVALID_ARGS', `${first.path.replace(/^\//, '').replaceAll('/', '.') || 'body'}: ${first.message}`, problems.slice(0, 100));
 }
 
 export function parseBoolean(v: unknown): boolean | undefined {

@@ -19,7 +19,8 @@ import { getUserByEmail, getUserById, setUserStatus } from '../store/users.ts';
 import { managedFactsOfOrg } from '../store/embed-users.ts';
 import { countNetworksByOrg } from '../store/networks.ts';
 import { DomainError } from './errors.ts';
-import { addMember, normalizeEmail, parseRole, requireOrganization } from './identity.ts';
+import { addMember, isOrgAdmin, normalizeEmail, parseRole, requireOrganization } from './identity.ts';
+import type { Principal } from './credentials.ts';
 import { audit, type Actor, type EmbedContext } from './embed-context.ts';
 import { settingsView } from './embed-settings.ts';
 import { endWebSessionsOfUser } from './web-sessions.ts';
@@ -57,6 +58,16 @@ async function memberViews(db: Kysely<Database>, orgId: string): Promise<{ rows:
     };
   });
   return { rows, views };
+}
+
+/**
+ * `GET /api/v2/organization/members`: the members of the credential's organization — an organization
+ * credential's, or the one a user credential's Owner/Admin membership belongs to (403 otherwise).
+ */
+export async function membersForCredential(db: Kysely<Database>, p: Principal): Promise<Omit<MemberView, 'status'>[]> {
+  const orgId = p.orgId ?? (isOrgAdmin(p.membership) ? p.membership!.org_id : null);
+  if (!orgId) throw new DomainError('FORBIDDEN', 'only organization admins (Owner or Admin) or organization credentials may list members');
+  return (await listOrganizationMembers(db, orgId)).map(({ status: _status, ...m }) => m);
 }
 
 /** Every organization with its member count (operator CLI). */

@@ -61,6 +61,21 @@ export async function countFailure(deps: SignInDeps, email: string, ip: string):
   await Promise.all([deps.state.hit(accountKey(email), w, now), deps.state.hit(ipKey(ip), w, now)]);
 }
 
+/**
+ * A password-reset link of an account with MFA still needs the second factor (a link alone never
+ * bypasses MFA): throttled and counted like a sign-in; 401 MFA_REQUIRED when missing or wrong.
+ */
+export async function requireResetSecondFactor(deps: SignInDeps, email: string, factor: { totp?: string; recoveryCode?: string }, ip: string): Promise<void> {
+  const user = await getUserByEmail(deps.db, email);
+  if (!user || !(await mfaEnabled(deps.db, user.id))) return;
+  await checkThrottle(deps, user.email, ip);
+  if (!factor.totp && !factor.recoveryCode) throw new DomainError('MFA_REQUIRED', 'this account has two-factor authentication: enter the current code (or a recovery code)');
+  if (!(await verifySecondFactor(deps.db, user.id, factor, deps.now()))) {
+    await countFailure(deps, user.email, ip);
+    throw new DomainError('MFA_REQUIRED', 'that code is not valid (or was already used)');
+  }
+}
+
 /** Normalises a typed e-mail for lookup (no format check: a malformed one is simply unknown). */
 export function signInEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -22,6 +22,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_JSON_DEPTH, findNul, nestsDeeperThan } from '@netloom/engine/graph/json-limits.ts';
 import { HttpProblem } from './error-codes.ts';
+import { fieldOf, problemDetail } from '../domain/errors.ts';
 
 export { MAX_JSON_DEPTH, findNul };
 
@@ -67,13 +68,13 @@ export function parseJsonBody(text: string): unknown {
     const at = findForbiddenKey(value);
     if (at !== null) {
       const message = 'the key `__proto__` (or `constructor.prototype`) is not allowed in a body; rename it';
-      throw new HttpProblem('INVALID_ARGS', `${at.slice(1).replaceAll('/', '.')}: ${message}`, { errors: [{ path: at, message }] });
+      throw new HttpProblem('INVALID_ARGS', problemDetail([{ path: at, message }]), { errors: [{ path: at, message }] });
     }
   }
   if (text.includes('\\u0000')) {
     const at = findNul(value);
     if (at !== null) {
-      throw new HttpProblem('INVALID_ARGS', `${at.slice(1).replaceAll('/', '.').replaceAll('\u0000', '\\u0000') || 'body'}: ${NUL_MESSAGE} (U+0000 cannot be stored)`, { errors: [{ path: at, message: NUL_MESSAGE }] });
+      throw new HttpProblem('INVALID_ARGS', `${fieldOf(at) || 'body'}: ${NUL_MESSAGE} (U+0000 cannot be stored)`, { errors: [{ path: at, message: NUL_MESSAGE }] });
     }
   }
   return value;

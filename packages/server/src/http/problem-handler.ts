@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, HttpProblem, isErrorCode, type ErrorCode, type ProblemItem } from './error-codes.ts';
+import { problemDetail } from '../domain/errors.ts';
 
 interface AjvError {
   instancePath?: string;
@@ -83,8 +84,7 @@ export function registerProblemHandler(app: FastifyInstance): void {
     }
     if (error.validation) {
       const errors = ajvToProblems(error.validation as AjvError[], error.validationContext);
-      const first = errors[0];
-      const detail = first ? `${first.path.replace(/^\//, '').replaceAll('/', '.') || 'body'}: ${first.message}` : error.message;
+      const detail = errors.length ? problemDetail(errors) : error.message;
       return sendProblem(reply, request, 'INVALID_ARGS', detail, { errors });
     }
     if (typeof error.code === 'string' && FASTIFY_CODES[error.code]) {

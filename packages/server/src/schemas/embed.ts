@@ -7,6 +7,7 @@
 import { Type } from 'typebox';
 import { CHAT_ACCESS, HEADERS, MENU_ITEMS, ORG_PERMISSIONS, PERMISSIONS } from '../domain/embed-rules.ts';
 import { ref } from './ref.ts';
+import { LIMITS } from '@netloom/protocol';
 
 /** A string enum (one of `values`), typed as the union of its values. */
 const literals = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts });
@@ -399,7 +400,7 @@ export const ChatStateSchema = Type.Object(
 
 export const ChatAskBodySchema = Type.Object(
   {
-    message: Type.String({ minLength: 1, maxLength: 4000 }),
+    message: Type.String({ minLength: 1, maxLength: LIMITS.chatMaxChars }),
     newChat: Type.Optional(Type.Boolean()),
     source: Type.Optional(literals(['host', 'viewer'] as const, { default: 'viewer' })),
   },

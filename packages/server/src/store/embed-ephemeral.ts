@@ -82,6 +82,12 @@ export function databaseEphemeralStore(db: Kysely<Database>): EmbedEphemeralStor
   };
 }
 
+/** Deletes leases that expired before `before` (ISO); an expired lease is taken over anyway, this only frees the rows. */
+export async function pruneLocks(db: Kysely<Database>, before: string): Promise<number> {
+  const r = await db.deleteFrom('embed_locks').where('expires_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 const HIT_SCRIPT = `local c = redis.call('INCR', KEYS[1]) if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return c`;
 /** Slack added to Redis TTLs: they only garbage-collect; validity is decided with the app's clock. */
 const GC_SLACK_MS = 60_000;

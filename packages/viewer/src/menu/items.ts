@@ -3,9 +3,9 @@
  * only hides items: the order is always this one, unknown names are ignored, `[]` means no menu at all.
  * Hiding never grants or removes rights (saving still needs Edit, chat still needs chatAccess).
  */
-export const MENU_ITEMS = ['layout', 'open', 'save', 'templates', 'labels', 'layers', 'tables', 'metrics', 'color', 'size', 'filter', 'shapes', 'rollup', 'export', 'settings'] as const;
+import { MENU_ITEMS, type MenuItem } from '@netloom/protocol';
 
-export type MenuItem = (typeof MENU_ITEMS)[number];
+export { MENU_ITEMS, type MenuItem };
 
 export const MENU_TITLES: Record<MenuItem, string> = {
   layout: 'Layout', open: 'Open view', save: 'Save view', templates: 'Templates', labels: 'Labels', layers: 'Layers',

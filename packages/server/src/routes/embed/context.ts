@@ -1,23 +1,12 @@
 /** Builds the embedding context of an app (Redis-backed when REDIS_URL is set) and route helpers. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Principal } from '../../domain/credentials.ts';
-import { DomainError } from '../../domain/errors.ts';
-import { signingKeyLoader, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
-import { databaseEphemeralStore, redisEphemeralStore } from '../../store/embed-ephemeral.ts';
+import { DomainError, invalidArgs } from '../../domain/errors.ts';
+import { createEmbedContext, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
 
-export function createEmbedContext(app: FastifyInstance): EmbedContext {
-  const cfg = app.config;
-  let state = databaseEphemeralStore(app.database.db);
-  if (cfg.redisUrl) {
-    const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-    redis.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'embedding redis connection error'));
-    app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
-    state = redisEphemeralStore(redis, cfg.embed.redisPrefix);
-  }
-  return { db: app.database.db, config: cfg, state, now: () => app.now(), signingKey: signingKeyLoader(app.database.db, cfg) };
+/** The embedding context of an app (domain/embed-context.ts). */
+export function embedContextOf(app: FastifyInstance): EmbedContext {
+  return createEmbedContext({ db: app.database.db, config: app.config, redis: app.redis, now: () => app.now() });
 }
 
 /** The organization of an organization-owned credential (embedding calls need one: docs/spec/api.md Authentication 7). */
@@ -39,6 +28,6 @@ export function paging(q: { limit?: string; offset?: string }, max = 500): { lim
   };
   const limit = num(q.limit, 50, 1, max, 'limit');
   const offset = num(q.offset, 0, 0, 1e9, 'offset');
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1).replace('/', '.')}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgs(problems);
   return { limit, offset };
 }

@@ -9,7 +9,7 @@
  * - /api/v2/operator/… — the service operator (NETLOOM_OPERATOR_TOKEN).
  */
 import type { App } from '../../http/app-type.ts';
-import { createEmbedContext } from './context.ts';
+import { embedContextOf } from './context.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { settingsRoutes } from './settings.ts';
 import { managedUserRoutes } from './users.ts';
@@ -26,7 +26,7 @@ import { chatSettingsRoutes } from './chat.ts';
 
 /** `opts.ctx`: the app's shared embedding context (app.ts makes one for embedding and the web app). */
 export async function embedRoutes(app: App, opts: { ctx?: EmbedContext } = {}): Promise<void> {
-  const ctx = opts.ctx ?? createEmbedContext(app);
+  const ctx = opts.ctx ?? embedContextOf(app);
   settingsRoutes(app, ctx);
   managedUserRoutes(app, ctx);
   sessionRoutes(app, ctx);

@@ -15,6 +15,7 @@ import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, Net
 import { problemResponses } from '../../schemas/problem.ts';
 import { ref } from '../../schemas/ref.ts';
 import type { Principal } from '../../domain/credentials.ts';
+import { acceptsGzip } from '../../http/accept-encoding.ts';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -24,11 +25,6 @@ const noAjv = () => () => true;
 function me(request: FastifyRequest): Principal {
   if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
   return request.principal;
-}
-
-function acceptsGzip(request: FastifyRequest): boolean {
-  const ae = String(request.headers['accept-encoding'] ?? '');
-  return /(^|,)\s*(gzip|\*)\s*(;\s*q=(?!0(\.0+)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(ae);
 }
 
 /** Stored JSON up to this many gzip bytes is handled with synchronous zlib (cheaper than a threadpool hop). */
@@ -77,7 +73,7 @@ function sendNetworkWithJSON(request: FastifyRequest, reply: FastifyReply, id: s
   const gz = Buffer.isBuffer(gzBytes) ? gzBytes : Buffer.from(gzBytes.buffer, gzBytes.byteOffset, gzBytes.byteLength);
   const head = JSON.stringify(meta).slice(0, -1) + ',"networkJSON":';
   reply.type('application/json; charset=utf-8');
-  if (acceptsGzip(request)) {
+  if (acceptsGzip(request.headers['accept-encoding'])) {
     // gzip members concatenate into one valid gzip stream: the stored JSON is sent without re-compressing
     // (the metadata head is small: compressed synchronously, once per distinct head).
     reply.header('content-encoding', 'gzip');

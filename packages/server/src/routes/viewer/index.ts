@@ -16,7 +16,6 @@
  * Every other call first checks that the session still lives (410 SESSION_EXPIRED otherwise) and counts as
  * activity. Responses are never cached and carry `Referrer-Policy: no-referrer`.
  */
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import { problemResponses } from '../../schemas/problem.ts';
@@ -42,12 +41,10 @@ import type { EmbedContext } from '../../domain/embed-context.ts';
 import { exchangeLaunchToken, pageOrigin } from '../../domain/embed-sessions.ts';
 import { viewerOf } from './auth.ts';
 import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
-import { unavailableReason } from '../../domain/embed-chat.ts';
-import { signDataLink, verifyDataLink } from '../../domain/embed-tokens.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embed-viewer.ts';
+import { acceptsGzip } from '../../http/accept-encoding.ts';
 import { runSessionMetric } from '../../domain/metric-runs.ts';
 import { metricRunDeps } from '../metrics/index.ts';
-import { getNetwork, getNetworkJSONGzip } from '../../store/networks.ts';
 import { presentView } from '../../presenters/embed.ts';
 
 const gunzipAsync = promisify(gunzip);
@@ -59,10 +56,6 @@ const security = [{ viewerToken: [] }];
 const viewerProblems = problemResponses(401, 410);
 const ViewIdParams = Type.Object({ viewId: Type.String({ maxLength: 100 }) });
 const EmbedView = ref(EmbedViewSchema);
-
-function acceptsGzip(request: FastifyRequest): boolean {
-  return /\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? ''));
-}
 
 export function viewerRoutes(app: App, ctx: EmbedContext): void {
   const viewer = viewerOf;
@@ -105,64 +98,15 @@ export function viewerRoutes(app: App, ctx: EmbedContext): void {
   );
 
   app.get('/api/v2/embed/viewer/session', { config: skip, schema: { summary: 'Session info for session.info()', tags, security, response: { 200: ref(ViewerSessionSchema), ...viewerProblems } } }, async (request) => {
-    const live = await viewer(request);
-    const net = await getNetwork(ctx.db, live.session.network_id);
-    const edit = live.permission === 'Edit';
-    // The chat this viewer can use now: every gate of the chat routes (ui.aiChat, chatAccess, the
-    // organization's switch, the monthly allowance), with the first closed one as the reason.
-    const chatReason = await unavailableReason(ctx, live);
-    return {
-      sessionId: live.session.id,
-      displayName: live.user.display_name,
-      externalId: live.user.external_id,
-      orgPermission: live.user.org_permission,
-      capabilities: {
-        view: true,
-        edit,
-        saveViews: edit,
-        runMetrics: true,
-        chat: chatReason === null ? live.user.chat_access : 'off',
-        chatReason,
-      },
-      chatAccess: live.user.chat_access,
-      network: { networkId: live.session.network_id, name: net?.name ?? '', permission: live.permission },
-      networkIds: [live.session.network_id],
-      ui: live.ui,
-      header: live.session.header,
-      origin: live.session.origin,
-      expiresAt: live.session.expires_at,
-      accessTokenExpiresAt: new Date(live.accessTokenExpiresAt).toISOString(),
-    };
+    return viewerSessionInfo(ctx, await viewer(request));
   });
 
   app.post('/api/v2/embed/viewer/heartbeat', { config: skip, schema: { summary: 'Record viewer activity', tags, security, response: { 200: ref(HeartbeatSchema), ...viewerProblems } } }, async (request) => {
-    const live = await viewer(request);
-    return {
-      expiresAt: live.session.expires_at,
-      idleExpiresAt: new Date(ctx.now() + ctx.config.embed.inactivityMs).toISOString(),
-      accessTokenExpiresAt: new Date(live.accessTokenExpiresAt).toISOString(),
-    };
+    return viewerHeartbeat(ctx, await viewer(request));
   });
 
   app.get('/api/v2/embed/viewer/network', { config: skip, schema: { summary: 'Network metadata and a signed data link valid 5 minutes', tags, security, response: { 200: ref(ViewerNetworkSchema), ...viewerProblems, ...problemResponses(404) } } }, async (request) => {
-    const live = await viewer(request);
-    const net = await getNetwork(ctx.db, live.session.network_id);
-    if (!net) throw new DomainError('NOT_FOUND', 'the network no longer exists');
-    const exp = ctx.now() + ctx.config.embed.dataLinkTtlMs;
-    const sig = signDataLink(await ctx.signingKey(), live.session.id, net.id, exp);
-    return {
-      _id: net.id,
-      name: net.name,
-      description: net.description,
-      isDirected: net.is_directed === 1,
-      nodeCount: net.node_count,
-      edgeCount: net.edge_count,
-      networkUUID: net.network_uuid,
-      modified: net.modified,
-      billing: { maxViews: net.max_views },
-      dataUrl: `${ctx.config.publicUrl}/api/v2/embed/data/${live.session.id}?network=${net.id}&exp=${exp}&sig=${sig}`,
-      dataUrlExpiresAt: new Date(exp).toISOString(),
-    };
+    return viewerNetwork(ctx, await viewer(request));
   });
 
   app.get(
@@ -180,20 +124,14 @@ export function viewerRoutes(app: App, ctx: EmbedContext): void {
       },
     },
     async (request, reply) => {
-      const { sessionId } = request.params;
-      const q = request.query;
-      if (!verifyDataLink(await ctx.signingKey(), sessionId, q.network, Number(q.exp), q.sig, ctx.now())) {
-        throw new DomainError('FORBIDDEN', 'this data link is invalid or has expired; ask the viewer API for a new one');
-      }
-      const stored = await getNetworkJSONGzip(ctx.db, q.network);
-      if (!stored) throw new DomainError('NOT_FOUND', 'the network no longer exists');
+      const gz = await networkOfDataLink(ctx, request.params.sessionId, request.query);
       reply.type('application/json; charset=utf-8');
-      if (acceptsGzip(request)) {
+      reply.header('vary', 'accept-encoding');
+      if (acceptsGzip(request.headers['accept-encoding'])) {
         reply.header('content-encoding', 'gzip');
-        reply.header('vary', 'accept-encoding');
-        return reply.send(stored.gz);
+        return reply.send(gz);
       }
-      return reply.send(await gunzipAsync(stored.gz));
+      return reply.send(await gunzipAsync(gz));
     },
   );
 

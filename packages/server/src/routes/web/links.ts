@@ -6,12 +6,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import { mfaEnabled, verifySecondFactor } from '../../domain/mfa.ts';
-import { checkThrottle, countFailure, type SignInDeps } from '../../domain/sign-in.ts';
+import { requireResetSecondFactor, type SignInDeps } from '../../domain/sign-in.ts';
 import { describeLink, redeemLink } from '../../domain/user-links.ts';
 import { resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
 import { sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
-import { getUserByEmail } from '../../store/users.ts';
 import { LinkInfoSchema, LinkParams, LinkRedeemBody, SessionInfoSchema, WebTag, webProblems } from '../../schemas/web.ts';
 import { sessionInfo } from './present.ts';
 
@@ -36,17 +34,7 @@ export function webLinkRoutes(app: FastifyInstance, deps: SignInDeps): void {
       const { token } = request.params as { token: string };
       const body = request.body as { name?: string; password: string; totp?: string; recoveryCode?: string };
       const info = await describeLink(db, token, app.now());
-      if (info.kind === 'reset') {
-        const user = await getUserByEmail(db, info.email);
-        if (user && (await mfaEnabled(db, user.id))) {
-          await checkThrottle(deps, user.email, request.ip);
-          if (!body.totp && !body.recoveryCode) throw new DomainError('MFA_REQUIRED', 'this account has two-factor authentication: enter the current code (or a recovery code)');
-          if (!(await verifySecondFactor(db, user.id, body, app.now()))) {
-            await countFailure(deps, user.email, request.ip);
-            throw new DomainError('MFA_REQUIRED', 'that code is not valid (or was already used)');
-          }
-        }
-      }
+      if (info.kind === 'reset') await requireResetSecondFactor(deps, info.email, body, request.ip);
       const { user } = await redeemLink(db, token, body, app.now());
       const { secret } = await startWebSession(db, app.config.web, {
         userId: user.id,

@@ -9,7 +9,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { isOrgAdmin } from '../../domain/identity.ts';
 import { createInvitation } from '../../domain/user-links.ts';
 import { requireWeb } from '../../http/web-session.ts';
-import type { OrgRole } from '../../store/schema.ts';
+import type { OrgRole } from '../../domain/identity.ts';
 import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems } from '../../schemas/web.ts';
 
 export function webOrganizationRoutes(app: FastifyInstance): void {

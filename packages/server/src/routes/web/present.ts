@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { WebRequestState } from '../../http/web-session.ts';
-import { getEmbedSettings } from '../../store/embed-settings.ts';
+import { embeddingEnabled } from '../../domain/embed-settings.ts';
 import type { SessionInfoSchema, WebOrganizationSchema, WebUserSchema } from '../../schemas/web.ts';
 
 export function webUser(web: WebRequestState): Static<typeof WebUserSchema> {
@@ -11,14 +11,13 @@ export function webUser(web: WebRequestState): Static<typeof WebUserSchema> {
 
 export async function webOrganization(app: FastifyInstance, web: WebRequestState): Promise<Static<typeof WebOrganizationSchema> | null> {
   if (!web.org || !web.membership) return null;
-  const embed = await getEmbedSettings(app.database.db, web.org.id);
   return {
     id: web.org.id,
     name: web.org.name,
     role: web.membership.role,
     plan: web.org.plan,
     requireMfa: web.requireMfa,
-    embeddingEnabled: embed.enabled === 1,
+    embeddingEnabled: await embeddingEnabled(app.database.db, web.org.id),
   };
 }
 
