@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { testApp } from './helpers/app.ts';
 
-const SLOW = 50;
+const SLOW = 400; // as many as made /healthz fail before the fix (issue 9)
 
 function slowBody(port: number, path: string, token: string): { socket: Socket; closed: Promise<string> } {
   const socket = connect(port, '127.0.0.1');
@@ -38,12 +38,15 @@ test(`${SLOW} slow-body connections are each closed by the body timeout (408); /
     const conns = Array.from({ length: SLOW }, (_, i) => slowBody(port, i % 2 ? '/api/v2/embed/sessions/0123456789abcdef01234567/access-tokens' : '/api/v2/networks', token));
     let health = 0;
     let healthFailures = 0;
+    let healthMaxMs = 0;
     let stop = false;
     const poll = (async () => {
       while (!stop) {
+        const t0 = performance.now();
         const r = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
         if (r?.status === 200) health++;
         else healthFailures++;
+        healthMaxMs = Math.max(healthMaxMs, performance.now() - t0);
         await r?.text();
         await new Promise((res) => setTimeout(res, 100));
       }
@@ -56,6 +59,8 @@ test(`${SLOW} slow-body connections are each closed by the body timeout (408); /
     for (const a of answers) assert.match(a, /^HTTP\/1\.1 408 /, a.slice(0, 200));
     assert.equal(healthFailures, 0);
     assert.ok(health > 0);
+    // reported, not asserted (the machine may be loaded; latency targets belong in bench/)
+    console.log(`# ${health} /healthz answers during ${SLOW} slow bodies, slowest ${healthMaxMs.toFixed(1)} ms`);
   } finally {
     await t.close();
   }
