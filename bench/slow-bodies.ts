@@ -1,0 +1,68 @@
+// Issue 9 item 2, measured from outside: the service runs as its own process (as `npm start`), 400
+// connections each send a body one byte every 200 ms (half with a valid token to POST /networks, half to
+// the unauthenticated access-token exchange), and a third process polls /healthz every 50 ms and reports
+// its latency while they are held and cut by the body timeout.
+// Usage: node bench/slow-bodies.ts [connections=400] [requestTimeoutMs=10000]
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const N = Number(process.argv[2] ?? 400);
+const TIMEOUT = Number(process.argv[3] ?? 10_000);
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const dataDir = mkdtempSync(join(tmpdir(), 'netloom-slow-'));
+const server = spawn(process.execPath, ['packages/server/src/main.ts'], {
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NETLOOM_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', NETLOOM_REQUEST_TIMEOUT_MS: String(TIMEOUT) },
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
+let banner = '';
+server.stderr.on('data', (d) => (banner += d));
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  if ((await fetch(`${base}/healthz`).catch(() => null))?.ok) break;
+  if (i > 300) throw new Error('server did not start');
+  await new Promise((r) => setTimeout(r, 100));
+}
+const token = /nl_[A-Za-z0-9_-]+/.exec(banner)?.[0] ?? '';
+
+// The poller: its own process, so the slow clients' work here cannot delay its measurements.
+const pollerSrc = `
+const lat = []; let fail = 0; const end = Date.now() + ${TIMEOUT + 4000};
+while (Date.now() < end) { const t0 = performance.now();
+  try { const r = await fetch('${base}/healthz'); await r.text(); if (r.ok) lat.push(performance.now() - t0); else fail++; } catch { fail++; }
+  await new Promise((r) => setTimeout(r, 50)); }
+lat.sort((a, b) => a - b); const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+console.log(JSON.stringify({ answers: lat.length, failures: fail, medianMs: q(0.5), p99Ms: q(0.99), maxMs: lat[lat.length - 1] }));`;
+const poller = spawn(process.execPath, ['--input-type=module', '-e', pollerSrc], { stdio: ['ignore', 'pipe', 'inherit'] });
+let pollOut = '';
+poller.stdout.on('data', (d) => (pollOut += d));
+
+const started = performance.now();
+const closedAt: number[] = [];
+const statuses = new Map<string, number>();
+await Promise.all(Array.from({ length: N }, (_, i) => new Promise<void>((resolve) => {
+  const path = i % 2 ? '/api/v2/embed/sessions/0123456789abcdef01234567/access-tokens' : '/api/v2/networks';
+  const s = connect(port, '127.0.0.1');
+  let answer = '';
+  s.on('data', (d) => (answer += d));
+  s.on('error', () => {});
+  s.on('connect', () => {
+    s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write(' ')), 200);
+    s.on('close', () => {
+      clearInterval(timer);
+      closedAt.push(performance.now() - started);
+      const st = /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'closed without answer';
+      statuses.set(st, (statuses.get(st) ?? 0) + 1);
+      resolve();
+    });
+  });
+})));
+await new Promise((r) => poller.on('exit', r));
+server.kill('SIGTERM');
+await new Promise((r) => server.on('exit', r));
+rmSync(dataDir, { recursive: true, force: true });
+closedAt.sort((a, b) => a - b);
+console.log(JSON.stringify({ connections: N, requestTimeoutMs: TIMEOUT, statuses: Object.fromEntries(statuses), lastClosedMs: Math.round(closedAt[closedAt.length - 1]), healthz: JSON.parse(pollOut || '{}') }, null, 1));
