@@ -9,6 +9,7 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, JobStatus, MetricJobsTable } from './schema.ts';
+import { dialectOf } from './db.ts';
 
 export type JobRow = Selectable<MetricJobsTable>;
 export type NewJobRow = Omit<JobRow, 'progress' | 'eta_seconds' | 'attempts' | 'worker_id' | 'lease_until' | 'result_gz' | 'error' | 'started_at' | 'finished_at' | 'expires_at' | 'partial'>;
@@ -179,6 +180,11 @@ export async function splitIntoShards(db: Kysely<Database>, parent: JobRow, work
  */
 export async function finishShard(db: Kysely<Database>, shard: JobRow, workerId: string, partial: Uint8Array, now: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    const parentId = shard.parent_id as string;
+    // Shards finishing at the same moment take turns on their parent's row (PostgreSQL; SQLite runs one
+    // write transaction at a time anyway). Without it, under READ COMMITTED each of the last two shards
+    // sees the other still running and neither arms the merge: the job waits forever.
+    if (dialectOf(db) === 'postgres') await trx.selectFrom('metric_jobs').select('id').where('id', '=', parentId).forUpdate().execute();
     const res = await trx
       .updateTable('metric_jobs')
       .set({ status: 'succeeded', partial, progress: 1, eta_seconds: 0, runnable: 0, lease_until: null, finished_at: new Date(now).toISOString() })
@@ -187,7 +193,6 @@ export async function finishShard(db: Kysely<Database>, shard: JobRow, workerId:
       .where('status', '=', 'running')
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return false;
-    const parentId = shard.parent_id as string;
     const open = await trx.selectFrom('metric_jobs').select('id').where('parent_id', '=', parentId).where('status', '!=', 'succeeded').limit(1).execute();
     if (open.length === 0) {
       await trx.updateTable('metric_jobs').set({ phase: 'merge', runnable: 1, attempts: 0, lease_until: null, worker_id: null }).where('id', '=', parentId).where('phase', '=', 'shards').where('status', '=', 'running').execute();
