@@ -3,7 +3,7 @@
  * handling (reserved columns matched case-insensitively, `[text]`/`[number]` suffixes, duplicate and
  * missing headers) and the numeric-column rule of values.ts, with every problem at its cell.
  */
-import type { Attributes } from '@netloom/engine';
+import type { Attributes, NodeJSON } from '@netloom/engine';
 import type { Problems } from './problems.ts';
 import { isNumericColumn, numberFromText, parseHeader, type ColumnType } from './values.ts';
 
@@ -115,4 +115,25 @@ export function columnLetter(c: number): string {
   let s = '';
   for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
   return s;
+}
+
+/**
+ * A node row's reserved X, Y and Image columns onto `node` (CSV and Excel read them alike); problems name
+ * the cell, with `where` ("line" for CSV, "row" for a sheet) in the message.
+ */
+export function readNodePlacement(node: NodeJSON, plan: ColumnPlan, row: { n: number; cells: Cell[] }, problems: Problems, ref: CellRef, where: 'line' | 'row'): void {
+  const [xCol, yCol, imageCol] = [plan.reserved.get('x'), plan.reserved.get('y'), plan.reserved.get('image')];
+  if (xCol !== undefined) {
+    const x = numericCell(row.cells[xCol], 'X', row.n, ref(row.n, xCol), problems);
+    if (x !== undefined) node.x = x;
+  }
+  if (yCol !== undefined) {
+    const y = numericCell(row.cells[yCol], 'Y', row.n, ref(row.n, yCol), problems);
+    if (y !== undefined) node.y = y;
+  }
+  if (imageCol !== undefined && row.cells[imageCol] !== undefined) {
+    const url = String(row.cells[imageCol]).trim();
+    if (isHttpUrl(url)) node.image = { url };
+    else problems.add(ref(row.n, imageCol), `${where} ${row.n}, column Image: ${JSON.stringify(url)} is not an http: or https: URL`);
+  }
 }

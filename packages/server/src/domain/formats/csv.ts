@@ -21,7 +21,7 @@ import type { Id, NodeJSON } from '@netloom/engine';
 import { NetworkBuilder } from './builder.ts';
 import { Problems, unreadable } from './problems.ts';
 import { isZip, unzipChecked } from './zip.ts';
-import { isHttpUrl, numericCell, planColumns, rowAttributes, type Cell, type Table } from './columns.ts';
+import { planColumns, readNodePlacement, rowAttributes, type Cell, type Table } from './columns.ts';
 import { attributeNames, countKinds, headerFor, idFromText } from './values.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
 
@@ -129,7 +129,6 @@ function build(input: CsvInput, limits: ImportLimits, problems: Problems): Impor
     const idCol = plan.reserved.get(byName ? 'name' : 'id');
     if (idCol === undefined) problems.add(`${label} line ${table.headerRow || 1}`, 'the nodes CSV needs a column "Id" (or "Name") in its first line');
     else {
-      const [xCol, yCol, imageCol] = [plan.reserved.get('x'), plan.reserved.get('y'), plan.reserved.get('image')];
       for (const row of table.rows) {
         const id = idCell(row.cells[idCol]);
         const attributes = rowAttributes(plan, row, problems, ref);
@@ -139,19 +138,7 @@ function build(input: CsvInput, limits: ImportLimits, problems: Problems): Impor
         }
         const node: NodeJSON = { id };
         if (attributes) node.attributes = attributes;
-        if (xCol !== undefined) {
-          const x = numericCell(row.cells[xCol], 'X', row.n, ref(row.n, xCol), problems);
-          if (x !== undefined) node.x = x;
-        }
-        if (yCol !== undefined) {
-          const y = numericCell(row.cells[yCol], 'Y', row.n, ref(row.n, yCol), problems);
-          if (y !== undefined) node.y = y;
-        }
-        if (imageCol !== undefined && row.cells[imageCol] !== undefined) {
-          const url = String(row.cells[imageCol]).trim();
-          if (isHttpUrl(url)) node.image = { url };
-          else problems.add(ref(row.n, imageCol), `line ${row.n}, column Image: ${JSON.stringify(url)} is not an http: or https: URL`);
-        }
+        readNodePlacement(node, plan, row, problems, ref, 'line');
         builder.addNode(node, row.n);
       }
     }

@@ -20,7 +20,7 @@ import type { Id, NodeJSON } from '@netloom/engine';
 import { NetworkBuilder } from './builder.ts';
 import { Problems, unreadable } from './problems.ts';
 import { checkZip, isZip, xlsxForStreaming } from './zip.ts';
-import { columnLetter, isHttpUrl, numericCell, planColumns, rowAttributes, type Cell, type Table } from './columns.ts';
+import { columnLetter, planColumns, readNodePlacement, rowAttributes, type Cell, type Table } from './columns.ts';
 import { attributeNames, countKinds, headerFor } from './values.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
 
@@ -134,9 +134,6 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
     if (nameCol === undefined) {
       problems.add(`${name}!A${table.headerRow || 1}`, `sheet ${name} needs a column "Name" (the node id and label) in its first row`);
     } else {
-      const xCol = plan.reserved.get('x');
-      const yCol = plan.reserved.get('y');
-      const imageCol = plan.reserved.get('image');
       for (const row of table.rows) {
         const id = idCell(row.cells[nameCol]);
         const attributes = rowAttributes(plan, row, problems, ref);
@@ -146,19 +143,7 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
         }
         const node: NodeJSON = { id };
         if (attributes) node.attributes = attributes;
-        if (xCol !== undefined) {
-          const x = numericCell(row.cells[xCol], 'X', row.n, ref(row.n, xCol), problems);
-          if (x !== undefined) node.x = x;
-        }
-        if (yCol !== undefined) {
-          const y = numericCell(row.cells[yCol], 'Y', row.n, ref(row.n, yCol), problems);
-          if (y !== undefined) node.y = y;
-        }
-        if (imageCol !== undefined && row.cells[imageCol] !== undefined) {
-          const url = String(row.cells[imageCol]).trim();
-          if (isHttpUrl(url)) node.image = { url };
-          else problems.add(ref(row.n, imageCol), `row ${row.n}, column Image: ${JSON.stringify(url)} is not an http: or https: URL`);
-        }
+        readNodePlacement(node, plan, row, problems, ref, 'row');
         builder.addNode(node, row.n);
       }
     }
