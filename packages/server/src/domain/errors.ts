@@ -38,7 +38,7 @@ export const ERROR_CODES = {
   NOT_CONVERGED: { status: 422, title: 'Not converged', when: 'An iterative metric did not converge (eigenvector, Katz with too large alpha, HITS).' },
   RATE_LIMITED: { status: 429, title: 'Too many requests', when: 'Rate limit or metric queue full; with `Retry-After` seconds and `RateLimit-*` headers.' },
   INTERNAL: { status: 500, title: 'Internal error', when: 'A bug; the body carries the request id, never a stack trace.' },
-  UNAVAILABLE: { status: 503, title: 'Service unavailable', when: 'The database is unreachable (`/readyz`) or the server is shutting down.' },
+  UNAVAILABLE: { status: 503, title: 'Service unavailable', when: 'A service the request needs does not answer — the database (`/readyz`), Redis (rate limits, embedding state, the job queue; with `Retry-After` seconds) — or the server is shutting down; also a job whose worker was lost three times.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -85,6 +85,14 @@ export class DomainError extends Error {
     this.detail = detail;
     this.errors = errors;
   }
+}
+
+/** Seconds a client is told to wait (`Retry-After`) when Redis or the job queue does not answer. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/** 503 UNAVAILABLE with `Retry-After`: a service the request needs (Redis, the job queue) did not answer in time. */
+export function serviceUnavailable(detail: string): DomainError & { headers: Record<string, string> } {
+  return Object.assign(new DomainError('UNAVAILABLE', detail), { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) } });
 }
 
 export function isDomainError(err: unknown): err is DomainError {
