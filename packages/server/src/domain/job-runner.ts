@@ -1,8 +1,11 @@
 /**
- * The job worker (docs/jobs.md): claims job and shard rows from the queue table, runs them on this
+ * The job worker (docs/jobs.md): claims job and shard rows of the `metric_jobs` table, runs them on this
  * process's metric pool and records what came out. Runs inside the API process (NETLOOM_WORKERS slots,
  * default 1) and in `netloom worker` processes, on any number of machines sharing the database.
  *
+ * - Which row next: without Redis it polls the table (`claimNext`); with REDIS_URL a BullMQ message names
+ *   the row (`handle`), and every maintenance pass re-adds the messages of claimable rows (`reconcile`,
+ *   idempotent). Claims, leases, retries and results are the table's in both cases.
  * - Claim with a lease (`leaseMs`), renewed every `heartbeatMs` together with progress and ETA. A renewal
  *   that finds the row no longer ours (cancelled, or taken over after our lease lapsed) aborts the run:
  *   the pool terminates the worker thread at once. A dead worker's row is claimed again by another
