@@ -16,7 +16,7 @@ import { parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../store/schema.ts';
 import { countActiveJobs, deleteUnqueuedJob, endJob, getOwnedJob, insertJob, listOwnedJobs, listShards, type JobRow, type LightJobRow } from '../store/metric-jobs.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { DomainError, serviceUnavailable } from './errors.ts';
 import type { RedisJobQueue } from '../store/job-queue-redis.ts';
 import { newId } from './ids.ts';
