@@ -63,7 +63,7 @@ async function stopWorker(w: Worker): Promise<void> {
 for (const dialect of TEST_DIALECTS) {
   describe(`netloom worker processes (${dialect})`, async () => {
     const skip = dialect === 'postgres' ? pgRedisSkip : null;
-    const env = { ...JOB_ENV, ...queueEnv(dialect) };
+    const env: Record<string, string> = { ...JOB_ENV, ...queueEnv(dialect) };
     let tdb: TestDatabase;
     let token: string;
     const workers: Worker[] = [];

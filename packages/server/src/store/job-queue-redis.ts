@@ -14,7 +14,8 @@
  *   renewing it, BullMQ's stalled-job check moves the message back to the queue and another worker takes
  *   it. Handlers never fail a message: what happened is in the database; `againInMs` puts it back.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis } from 'ioredis';
+import { FAIL_FAST, redisReady } from './redis.ts';
 import { DelayedError, FlowProducer, Queue, Worker, type Job } from 'bullmq';
 
 export type QueuePhase = 'run' | 'merge';
@@ -31,12 +32,18 @@ const QUEUE = 'metric-jobs';
 /** A message that comes back this many times is failed by BullMQ (the row's own claim count decides first). */
 const MAX_STALLS = 5;
 
+/** How long closing waits for BullMQ before dropping the connections. */
+const CLOSE_MS = 3_000;
+
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 function messageId(m: QueueMessage): string {
   return `${m.rowId}-${m.phase}`;
 }
-
-/** Connection options that make a command fail at once while Redis is down (no offline queue, one retry, short connect). */
-export const FAIL_FAST: RedisOptions = { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 };
 
 export class RedisJobQueue {
   private readonly producer: Redis;
@@ -85,18 +92,8 @@ export class RedisJobQueue {
   }
 
   /** Resolves when the producer's connection is up, or after `timeoutMs` (then adds answer 503 until it is). */
-  async ready(timeoutMs: number): Promise<boolean> {
-    if (this.producer.status === 'ready') return true;
-    return new Promise<boolean>((resolve) => {
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        this.producer.off('ready', onReady);
-        resolve(ok);
-      };
-      const onReady = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.producer.on('ready', onReady);
-    });
+  ready(timeoutMs: number): Promise<boolean> {
+    return redisReady(this.producer, timeoutMs);
   }
 
   /** Queues one row (a no-op if its message is already queued or running). Rejects at once while Redis is down. */
@@ -160,7 +157,8 @@ export class RedisJobQueue {
     worker.on('error', this.onError);
     return {
       close: async () => {
-        await worker.close().catch(this.onError);
+        // with Redis down BullMQ's close would wait for a connection that never comes: bounded
+        await within(worker.close(connection.status !== 'ready').catch(this.onError), CLOSE_MS);
         connection.disconnect();
       },
     };
@@ -170,10 +168,7 @@ export class RedisJobQueue {
   async close(): Promise<void> {
     const p = this.producerParts;
     this.producerParts = null;
-    if (p) {
-      await p.flows.close().catch(this.onError);
-      await p.queue.close().catch(this.onError);
-    }
+    if (p) await within(Promise.all([p.flows.close().catch(this.onError), p.queue.close().catch(this.onError)]), CLOSE_MS);
     this.producer.disconnect();
   }
 }
