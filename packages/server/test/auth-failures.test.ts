@@ -11,7 +11,8 @@ import { Redis } from 'ioredis';
 import { DIALECTS, testApp, bearer, basic, type Dialect, type TestApp } from './helpers/app.ts';
 import { postgresUnavailable } from './helpers/db.ts';
 import { buildApp } from '../src/app.ts';
-import { createToken, revokeCredential } from '../src/domain/credentials.ts';
+import { revokeCredential } from '../src/domain/credentials/listing.ts';
+import { createToken } from '../src/domain/credentials/tokens.ts';
 
 const REDIS_URL = process.env.NETLOOM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
