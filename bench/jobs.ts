@@ -20,7 +20,7 @@ import { buildApp } from '../packages/server/src/app.ts';
 import { openDatabase } from '../packages/server/src/store/db.ts';
 import { migrate } from '../packages/server/src/store/migrations/index.ts';
 import { createUser } from '../packages/server/src/domain/identity.ts';
-import { createToken } from '../packages/server/src/domain/credentials.ts';
+import { createToken } from '../packages/server/src/domain/credentials/tokens.ts';
 
 const args = process.argv.slice(2);
 const nums = args.filter((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith('--'));

@@ -11,7 +11,7 @@ import { buildApp, loggerOptions } from '../src/app.ts';
 import { openDatabase } from '../src/store/db.ts';
 import { migrate } from '../src/store/migrations/index.ts';
 import { createUser, createOrganization } from '../src/domain/identity.ts';
-import { createToken } from '../src/domain/credentials.ts';
+import { createToken } from '../src/domain/credentials/tokens.ts';
 import { DIALECTS, bearer, testApp, smallNetwork } from './helpers/app.ts';
 import { embedFixture, openSession, accessToken, viewer, exchange, ORIGIN, OPERATOR_TOKEN, VIEW, type EmbedFixture } from './helpers/embed.ts';
 

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createUser } from '../src/domain/identity.ts';
-import { createToken } from '../src/domain/credentials.ts';
+import { createToken } from '../src/domain/credentials/tokens.ts';
 import { openTestDatabase, postgresUnavailable, TEST_DIALECTS, type TestDatabase } from './helpers/db.ts';
 import { bearer } from './helpers/app.ts';
 import { baNetwork } from './helpers/graphs.ts';

@@ -155,7 +155,7 @@ for (const dialect of DIALECTS) {
       const u = await t.user();
       const tok = await t.token(u.id);
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/networks', headers: bearer(tok) })).statusCode, 200);
-      const { revokeCredential, listCredentials } = await import('../src/domain/credentials.ts');
+      const { revokeCredential, listCredentials } = await import('../src/domain/credentials/listing.ts');
       const [cred] = await listCredentials(t.database.db, { userId: u.id });
       await revokeCredential(t.database.db, cred._id);
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/networks', headers: bearer(tok) })).statusCode, 401);

@@ -4,7 +4,8 @@ import { openTestDatabase } from '../../test/helpers/db.ts';
 import { getMembershipOfUser } from '../store/organizations.ts';
 import { getUserByEmail } from '../store/users.ts';
 import { bootstrapOwner, formatBanner } from './bootstrap.ts';
-import { FULL_ACCESS, authenticateBearer } from './credentials.ts';
+import { authenticateBearer } from './credentials/authenticate.ts';
+import { FULL_ACCESS } from './credentials/scopes.ts';
 import { createUser } from './identity.ts';
 import { verifyPassword } from './passwords.ts';
 

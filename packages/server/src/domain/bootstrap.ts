@@ -14,7 +14,7 @@ import { inTransaction } from '../store/db.ts';
 import { getMeta, setMeta } from '../store/meta.ts';
 import type { Database } from '../store/schema.ts';
 import { countUsers } from '../store/users.ts';
-import { createToken } from './credentials.ts';
+import { createToken } from './credentials/tokens.ts';
 import { DomainError } from './errors.ts';
 import { createOrganization, createUser } from './identity.ts';
 import { generatePassword } from './passwords.ts';

@@ -10,7 +10,7 @@
  * - the operator credential (NETLOOM_OPERATOR_TOKEN), compared in constant time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { randomBase62, sha256Hex } from './credentials.ts';
+import { randomBase62, sha256Hex } from './credentials/secrets.ts';
 
 const LAUNCH = /^nll_[0-9A-Za-z]{43}$/;
 const ACCESS = /^nla_[0-9A-Za-z]{43}$/;

@@ -13,7 +13,7 @@ import { newId } from './ids.ts';
 import { parseViewBody } from './embed-rules.ts';
 import { audit, type EmbedContext } from './embed-context.ts';
 import type { LiveSession } from './embed-sessions.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { loadNetworkFor } from './network-access.ts';
 
 function requireEdit(live: LiveSession): void {

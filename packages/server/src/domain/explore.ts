@@ -26,7 +26,7 @@ import { getMembershipOfUser, insertOrganization } from '../store/organizations.
 import type { Database, EmbedSessionMode } from '../store/schema.ts';
 import { getUserById } from '../store/users.ts';
 import { getWebSessionById } from '../store/web-sessions.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { audit, type EmbedContext } from './embed-context.ts';
 import { END_REASON_TEXT, normalizeUi, type NormalizedUi, type SessionEndReason } from './embed-rules.ts';
 import type { LiveSession } from './embed-sessions.ts';

@@ -16,7 +16,7 @@ import { parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../store/schema.ts';
 import { countActiveJobs, endJob, getOwnedJob, insertJob, listOwnedJobs, listShards, type JobRow, type LightJobRow } from '../store/metric-jobs.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { DomainError } from './errors.ts';
 import { newId } from './ids.ts';
 import { checkMetricPlan, parseMetricBody, requireScopeOf, type MetricRunDeps } from './metric-runs.ts';

@@ -23,7 +23,7 @@ import type { NetworkJSON } from '@netloom/engine/graph/network-json.ts';
 import { applyNodeValues, ownedBytes, parseMetricRequest, type JobResult, type MetricPool, type TaskNetwork } from '@netloom/engine/pool/index.ts';
 import type { Database } from '../store/schema.ts';
 import { getNetwork, getNetworkJSONGzip, updateNetworkIf, type NetworkRecord } from '../store/networks.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { DomainError, invalidArgs } from './errors.ts';
 import { METRIC_PLANS } from './identity.ts';
 import { effectivePlan } from './network-ownership.ts';

@@ -10,7 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { DomainError } from './errors.ts';
 import { getMembershipOfUser } from '../store/organizations.ts';
 import { getNetwork, getNetworkForUser, getNetworkForUserWithGzip, getNetworkWithGzip, type NetworkRecord, type NetworkRecordWithGzip } from '../store/networks.ts';

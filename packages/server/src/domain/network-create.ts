@@ -10,7 +10,7 @@ import type { NetworkJSON } from '@netloom/engine';
 import type { Config } from '../config.ts';
 import type { Database, NetworkStatus } from '../store/schema.ts';
 import { insertNetwork, type NetworkRecord } from '../store/networks.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { newId } from './ids.ts';
 import { checkPlanLimit, resolveOwner } from './network-ownership.ts';
 

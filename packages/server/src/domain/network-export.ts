@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { NetworkJSON } from '@netloom/engine';
 import type { Database } from '../store/schema.ts';
 import type { NetworkRecord } from '../store/networks.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { loadReadableWithGzip } from './network-access.ts';
 import { fileBaseName } from './formats/values.ts';
 import { writeNetworkFile, type ExportedFile, type FormatId } from './formats/index.ts';

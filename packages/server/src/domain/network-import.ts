@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, NetworkStatus } from '../store/schema.ts';
 import type { NetworkRecord } from '../store/networks.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { DomainError, type DomainErrorItem } from './errors.ts';
 import { parseBoolean } from './network-body.ts';
 import { createNetwork, resolveCreator } from './network-create.ts';

@@ -11,7 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, NetworkStatus, Plan } from '../store/schema.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { DomainError } from './errors.ts';
 import { canOwnNetworks } from './identity.ts';
 import { getUserByEmail, getUserById, type UserRecord } from '../store/users.ts';

@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../store/schema.ts';
 import { deleteNetwork as removeNetwork, insertNetwork, listNetworksForOrg, listNetworksForUser, updateNetwork, type NetworkListRow, type NetworkRecord } from '../store/networks.ts';
 import { getUserById } from '../store/users.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { DomainError } from './errors.ts';
 import { newId } from './ids.ts';
 import { loadNetworkFor } from './network-access.ts';

@@ -20,7 +20,7 @@ import { managedFactsOfOrg } from '../store/embed-users.ts';
 import { countNetworksByOrg } from '../store/networks.ts';
 import { DomainError } from './errors.ts';
 import { addMember, isOrgAdmin, normalizeEmail, parseRole, requireOrganization } from './identity.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { audit, type Actor, type EmbedContext } from './embed-context.ts';
 import { settingsView } from './embed-settings.ts';
 import { endWebSessionsOfUser } from './web-sessions.ts';

@@ -1,7 +1,7 @@
 /**
  * The web app's credentials page (docs/web-app.md "Credentials"; docs/spec/decisions.md: created in the web
  * application): what a signed-in user sees and may do with API credentials, on top of
- * domain/credentials.ts.
+ * domain/credentials/ (issue, listing and revocation).
  * - list: the user's own credentials, plus the organization's when the user is its Owner/Admin;
  * - create: a bearer token only (legacy key pairs are listed and revocable, never created), after the
  *   password is re-entered; user-owned, or organization-owned by Owners/Admins (enterprise/partner);
@@ -13,7 +13,9 @@ import type { Database } from '../store/schema.ts';
 import type { MembershipRecord, OrganizationRecord } from '../store/organizations.ts';
 import { getCredentialById } from '../store/credentials.ts';
 import type { UserRecord } from '../store/users.ts';
-import { createToken, credentialSummary, FULL_ACCESS, listCredentials, revokeCredential, type CredentialSummary } from './credentials.ts';
+import { credentialSummary, listCredentials, revokeCredential, type CredentialSummary } from './credentials/listing.ts';
+import { FULL_ACCESS } from './credentials/scopes.ts';
+import { createToken } from './credentials/tokens.ts';
 import { DomainError } from './errors.ts';
 import { isOrgAdmin } from './identity.ts';
 

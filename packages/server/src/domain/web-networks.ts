@@ -12,7 +12,7 @@ import { deleteNetwork, deleteShare, updateNetwork, upsertShare, type NetworkRec
 import { countViews } from '../store/embed-views.ts';
 import { getUserByEmail, getUserById } from '../store/users.ts';
 import { listSharesWithUsers, listUserNetworksSorted } from '../store/web-networks.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
 import { accountSummary } from './account.ts';
 import { DomainError, type DomainErrorItem } from './errors.ts';
 import { loadNetworkFor, type Access } from './network-access.ts';

@@ -27,7 +27,8 @@ import {
   touchWebSession,
   type WebSessionRecord,
 } from '../store/web-sessions.ts';
-import { FULL_ACCESS, type Principal } from './credentials.ts';
+import type { Principal } from './credentials/principal.ts';
+import { FULL_ACCESS } from './credentials/scopes.ts';
 import { DomainError } from './errors.ts';
 import { newId } from './ids.ts';
 

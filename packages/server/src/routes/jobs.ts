@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
-import type { Principal } from '../domain/credentials.ts';
+import type { Principal } from '../domain/credentials/principal.ts';
 import { DomainError } from '../domain/errors.ts';
 import { cancelJob, getJob, listJobs, submitBatchJob, type JobDeps } from '../domain/jobs.ts';
 import { JobRunner } from '../domain/job-runner.ts';

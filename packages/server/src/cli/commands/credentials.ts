@@ -1,7 +1,9 @@
 /** netloom tokens create | list | revoke, netloom keys create | list | revoke */
 import type { Command } from 'commander';
 import type { CliCommand, CliContext } from '../context.ts';
-import { createBasicKey, createToken, credentialSummary, listCredentials, revokeCredential } from '../../domain/credentials.ts';
+import { createBasicKey } from '../../domain/credentials/basic-keys.ts';
+import { credentialSummary, listCredentials, revokeCredential } from '../../domain/credentials/listing.ts';
+import { createToken } from '../../domain/credentials/tokens.ts';
 import { requireUserByEmail, resolveOrganization } from '../../domain/identity.ts';
 
 interface CreateOpts {

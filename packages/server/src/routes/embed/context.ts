@@ -1,6 +1,6 @@
 /** Builds the embedding context of an app (Redis-backed when REDIS_URL is set) and route helpers. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal } from '../../domain/credentials.ts';
+import type { Principal } from '../../domain/credentials/principal.ts';
 import { DomainError, invalidArgs } from '../../domain/errors.ts';
 import { createEmbedContext, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
 

@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { metrics } from '@netloom/engine';
 import { MetricPool } from '@netloom/engine/pool/index.ts';
 import type { Config } from '../../config.ts';
-import type { Principal } from '../../domain/credentials.ts';
+import type { Principal } from '../../domain/credentials/principal.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { checkMetricPlan, MetricCancelled, runPostedMetric, type MetricAnswer, type MetricRunDeps } from '../../domain/metric-runs.ts';
 import { submitMetricJob } from '../../domain/jobs.ts';

@@ -15,7 +15,7 @@ import { listPublicNetworks } from '../../domain/discover.ts';
 import { template, TEMPLATE_NAME } from '../../domain/formats/templates.ts';
 import { fileBaseName } from '../../domain/formats/values.ts';
 import type { FormatId } from '../../domain/formats/index.ts';
-import type { Principal } from '../../domain/credentials.ts';
+import type { Principal } from '../../domain/credentials/principal.ts';
 import { contentDisposition, readUpload, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { NetworkIdParams, NetworkResourceSchema, ProblemSchema } from '../../schemas/network.ts';

@@ -14,7 +14,7 @@ import { presentNetwork } from '../../presenters/network.ts';
 import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema } from '../../schemas/network.ts';
 import { problemResponses } from '../../schemas/problem.ts';
 import { ref } from '../../schemas/ref.ts';
-import type { Principal } from '../../domain/credentials.ts';
+import type { Principal } from '../../domain/credentials/principal.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
 
 const gunzipAsync = promisify(gunzip);

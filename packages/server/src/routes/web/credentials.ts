@@ -7,7 +7,7 @@
  *   DELETE /app/api/credentials/:id   revoke
  */
 import type { FastifyInstance } from 'fastify';
-import { SCOPE_RESOURCES, SCOPES } from '../../domain/credentials.ts';
+import { SCOPE_RESOURCES, SCOPES } from '../../domain/credentials/scopes.ts';
 import { confirmPassword, type SignInDeps } from '../../domain/sign-in.ts';
 import { createWebToken, listWebCredentials, revokeWebCredential } from '../../domain/web-credentials.ts';
 import { requireWeb } from '../../http/web-session.ts';

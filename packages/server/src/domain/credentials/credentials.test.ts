@@ -1,27 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
-import { openTestDatabase, testDialects, type TestDatabase } from '../../test/helpers/db.ts';
-import { getCredentialById } from '../store/credentials.ts';
-import {
-  FULL_ACCESS,
-  SCOPES,
-  authenticateBasic,
-  authenticateBearer,
-  createBasicKey,
-  createToken,
-  generateToken,
-  listCredentials,
-  parseScopes,
-  parseToken,
-  randomBase62,
-  requiredScope,
-  revokeCredential,
-  sha256Hex,
-  tokenChecksum,
-} from './credentials.ts';
-import { DomainError } from './errors.ts';
-import { addMember, createOrganization, createUser, setOrganizationPlanOf, suspendUser } from './identity.ts';
+import { openTestDatabase, testDialects, type TestDatabase } from '../../../test/helpers/db.ts';
+import { getCredentialById } from '../../store/credentials.ts';
+import { authenticateBasic, authenticateBearer } from './authenticate.ts';
+import { createBasicKey } from './basic-keys.ts';
+import { listCredentials, revokeCredential } from './listing.ts';
+import { FULL_ACCESS, SCOPES, parseScopes, requiredScope } from './scopes.ts';
+import { randomBase62, sha256Hex } from './secrets.ts';
+import { createToken, generateToken, parseToken, tokenChecksum } from './tokens.ts';
+import { DomainError } from '../errors.ts';
+import { addMember, createOrganization, createUser, setOrganizationPlanOf, suspendUser } from '../identity.ts';
 
 const code = (c: string) => (e: unknown) => e instanceof DomainError && e.code === c;
 
