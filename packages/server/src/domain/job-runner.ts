@@ -292,7 +292,8 @@ export class JobRunner {
       this.opts.log?.info({ jobId: row.id, metric: metric.id, shards, nodeCount }, 'job split into shards');
       return;
     }
-    const writeBack = input.stored !== null && metric.kind === 'node';
+    // write_back 0: a viewer run with View access answers its values (docs/embedding-api.md "Metric jobs")
+    const writeBack = input.stored !== null && metric.kind === 'node' && row.write_back !== 0;
     const result = await this.compute(metric, input.task(items[0].params), row, signal, writeBack, (d, t) => setProgress(d / t));
     if (result.kind === 'deferred') throw new DomainError('INVALID_ARGS', 'a job body naming a stored network must be small (under 1 MiB)');
     await this.complete(row, result, input);
@@ -382,7 +383,7 @@ export class JobRunner {
     }
     if (!summed) throw new Error('a split job without shards');
     const input = await this.input(row);
-    const writeBack = input.stored !== null;
+    const writeBack = input.stored !== null && row.write_back !== 0;
     let result: JobResult;
     try {
       result = await this.opts.pool.runFinish({ metric: metric.id, network: input.task(items[0].params), signal, writeBack, timeoutMs: this.limitMs(row) }, summed);
