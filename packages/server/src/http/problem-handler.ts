@@ -79,6 +79,13 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 
 export function registerProblemHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { errors?: ProblemItem[]; headers?: Record<string, string>; status?: number }, request, reply) => {
+    // The body stopped because its connection is gone (cut by the request timeout, or the client went
+    // away): there is no one to answer, and rendering a problem for each of hundreds of timed-out
+    // bodies at once held the event loop (bench/slow-bodies.ts).
+    if (error.code === 'ECONNRESET' && reply.raw.destroyed) {
+      reply.hijack();
+      return;
+    }
     if (error instanceof HttpProblem) {
       return sendProblem(reply, request, error.code, error.message, { errors: error.errors, headers: error.headers });
     }
