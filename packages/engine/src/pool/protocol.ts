@@ -6,7 +6,7 @@
  * would drop an Error's own properties).
  */
 import type { RequestLimits } from './request.ts';
-import { EngineError, type EngineErrorCode, type ProblemItem } from '../errors.ts';
+import { EngineError, isEngineErrorCode, type EngineErrorCode, type ProblemItem } from '../errors.ts';
 
 /** The network of a task. */
 export type TaskNetwork =
@@ -81,8 +81,8 @@ export function toWire(err: unknown): WireError {
   if (err instanceof EngineError) return { code: err.code, message: err.message, errors: err.errors };
   const e = err as { code?: unknown; message?: unknown; status?: unknown; errors?: unknown };
   // Engine-shaped errors from elsewhere (duck-typed) keep their code when it is an engine code.
-  if (e && typeof e.code === 'string' && ['INVALID_ARGS', 'NOT_CONVERGED', 'METRIC_TIMEOUT', 'PAYLOAD_TOO_LARGE', 'CANCELLED'].includes(e.code)) {
-    return { code: e.code as EngineErrorCode, message: String(e.message ?? e.code), errors: Array.isArray(e.errors) ? (e.errors as ProblemItem[]) : [] };
+  if (e && isEngineErrorCode(e.code)) {
+    return { code: e.code, message: String(e.message ?? e.code), errors: Array.isArray(e.errors) ? (e.errors as ProblemItem[]) : [] };
   }
   if (err instanceof SyntaxError) return { code: 'INVALID_ARGS', message: `body is not valid JSON: ${err.message}`, errors: [{ path: '', message: 'malformed JSON' }] };
   if (err instanceof RangeError && /Invalid string length|Array buffer allocation failed/i.test(err.message)) {

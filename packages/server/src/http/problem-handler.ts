@@ -105,8 +105,8 @@ export function registerProblemHandler(app: FastifyInstance): void {
       return sendProblem(reply, request, 'INVALID_ARGS', `body is not valid JSON: ${error.message}`, { errors: [{ path: '', message: 'malformed JSON' }] });
     }
     if (isErrorCode(error.code) && error.code !== 'INTERNAL') {
-      const status = typeof error.status === 'number' ? error.status : ERROR_CODES[error.code].status;
-      return sendProblem(reply, request, error.code, error.message, { errors: error.errors, headers: error.headers, status: status === 499 ? 499 : undefined });
+      // DomainError, EngineError and their serialised forms: the status is the registry's.
+      return sendProblem(reply, request, error.code, error.message, { errors: error.errors, headers: error.headers });
     }
     if (error.statusCode === 429) {
       return sendProblem(reply, request, 'RATE_LIMITED', error.message);
