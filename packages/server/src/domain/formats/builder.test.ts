@@ -16,7 +16,7 @@ test('ids compare by string form: 1 and "1" are one id, "01", "1.0" and "-0" are
   b.addEdge(2, 1, 'zz', undefined, 14);
   const net = b.finish(false);
   assert.deepEqual(net.nodes.map((n) => n.id), [1, '01', '1.0', 0, '-0', 1e21, 'a']);
-  assert.deepEqual(net.edges.map((e) => [e.id, e.source, e.target]), [['2', 'a', 1], [1, '01', '1.0'], [3, 'a', '-0']]);
+  assert.deepEqual((net.edges ?? []).map((e) => [e.id, e.source, e.target]), [['2', 'a', 1], [1, '01', '1.0'], [3, 'a', '-0']]);
   assert.deepEqual(problems.items, [
     { path: 'node 2 id', message: 'duplicate node id "1" (first at node 1 id)' },
     { path: 'node 7 id', message: 'duplicate node id "0" (first at node 5 id)' },
