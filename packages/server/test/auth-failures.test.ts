@@ -7,38 +7,15 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { DIALECTS, testApp, bearer, basic, type Dialect, type TestApp } from './helpers/app.ts';
-import { postgresUnavailable } from './helpers/db.ts';
+import { testApp, bearer, basic, type TestApp } from './helpers/app.ts';
+import { REDIS_URL, deleteRedisKeys, redisTestPrefix, storageModes } from './helpers/redis.ts';
 import { buildApp } from '../src/app.ts';
 import { revokeCredential } from '../src/domain/credentials/listing.ts';
 import { createToken } from '../src/domain/credentials/tokens.ts';
 
-const REDIS_URL = process.env.NETLOOM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisUnavailable(): Promise<string | null> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    await r.ping();
-    return null;
-  } catch (err) {
-    return `Redis not reachable at ${REDIS_URL}: ${(err as Error).message}`;
-  } finally {
-    r.disconnect();
-  }
-}
-
-const modes: { name: string; dialect: Dialect; redis: boolean; skip: string | false }[] = [];
-for (const dialect of DIALECTS) modes.push({ name: dialect, dialect, redis: false, skip: false });
-if (DIALECTS.includes('postgres')) {
-  const skip = (await postgresUnavailable()) ?? (await redisUnavailable()) ?? false;
-  modes.push({ name: 'postgres + redis', dialect: 'postgres', redis: true, skip });
-}
-
-for (const mode of modes) {
+for (const mode of await storageModes()) {
   describe(`failed authentication is limited per address (${mode.name})`, { skip: mode.skip }, () => {
-    const prefix = `nltest:${randomBytes(4).toString('hex')}:`;
+    const prefix = redisTestPrefix();
     const clock = { now: Date.parse('2026-05-04T10:00:00.000Z') };
     let t: TestApp;
     before(async () => {
@@ -47,10 +24,7 @@ for (const mode of modes) {
     after(async () => {
       await t.close();
       if (mode.redis) {
-        const r = new Redis(REDIS_URL);
-        const keys = await r.keys(`${prefix}*`);
-        if (keys.length) await r.del(...keys);
-        r.disconnect();
+        await deleteRedisKeys(prefix);
       }
     });
 

@@ -5,38 +5,14 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { DIALECTS, type Dialect } from './helpers/app.ts';
-import { postgresUnavailable } from './helpers/db.ts';
+import { REDIS_URL, deleteRedisKeys, redisTestPrefix, storageModes } from './helpers/redis.ts';
 import { embedFixture, openSession, exchange, type EmbedFixture } from './helpers/embed.ts';
-
-const REDIS_URL = process.env.NETLOOM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisUnavailable(): Promise<string | null> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    await r.ping();
-    return null;
-  } catch (err) {
-    return `Redis not reachable at ${REDIS_URL}: ${(err as Error).message}`;
-  } finally {
-    r.disconnect();
-  }
-}
-
-const modes: { name: string; dialect: Dialect; redis: boolean; skip: string | false }[] = [];
-for (const dialect of DIALECTS) modes.push({ name: dialect, dialect, redis: false, skip: false });
-if (DIALECTS.includes('postgres')) {
-  const skip = (await postgresUnavailable()) ?? (await redisUnavailable()) ?? false;
-  modes.push({ name: 'postgres + redis', dialect: 'postgres', redis: true, skip });
-}
 
 const wrongToken = (i: number) => 'nll_' + randomBytes(32).toString('base64url').replace(/[-_]/g, 'x').slice(0, 39) + String(i).padStart(4, '0');
 
-for (const mode of modes) {
+for (const mode of await storageModes()) {
   describe(`launch-token lockout and client addresses (${mode.name})`, { skip: mode.skip }, () => {
-    const prefix = `nltest:${randomBytes(4).toString('hex')}:`;
+    const prefix = redisTestPrefix();
     const redisEnv: Record<string, string> = mode.redis ? { REDIS_URL, NETLOOM_REDIS_PREFIX: prefix } : {};
     let f: EmbedFixture;
     before(async () => {
@@ -45,10 +21,7 @@ for (const mode of modes) {
     after(async () => {
       await f.t.close();
       if (mode.redis) {
-        const r = new Redis(REDIS_URL);
-        const keys = await r.keys(`${prefix}*`);
-        if (keys.length) await r.del(...keys);
-        r.disconnect();
+        await deleteRedisKeys(prefix);
       }
     });
 

@@ -5,35 +5,20 @@
 // revocation on one is seen by the other at once.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { openDatabase, type DatabaseHandle } from '../src/store/db.ts';
 import { postgresUnavailable } from './helpers/db.ts';
+import { REDIS_URL, deleteRedisKeys, redisTestPrefix, redisUnavailable } from './helpers/redis.ts';
 import { embedFixture, openSession, exchange, viewer, clock, ORIGIN, type EmbedFixture } from './helpers/embed.ts';
 
-const REDIS_URL = process.env.NETLOOM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisUnavailable(): Promise<string | null> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    await r.ping();
-    return null;
-  } catch (err) {
-    return `Redis not reachable at ${REDIS_URL}: ${(err as Error).message}`;
-  } finally {
-    r.disconnect();
-  }
-}
 
 const pgSkip = (await postgresUnavailable()) ?? false;
-const redisSkip = pgSkip || ((await redisUnavailable()) ?? false);
+const redisSkip = pgSkip || (await redisUnavailable());
 
 for (const mode of ['redis', 'database'] as const) {
   describe(`embedding: two instances on one PostgreSQL (${mode})`, { skip: mode === 'redis' ? redisSkip : pgSkip }, () => {
-    const prefix = `netloom-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+    const prefix = redisTestPrefix();
     const c = clock();
     let a: EmbedFixture;
     let bDb: DatabaseHandle;
@@ -48,14 +33,7 @@ for (const mode of ['redis', 'database'] as const) {
       await b?.close();
       await bDb?.close();
       if (mode === 'redis') {
-        const r = new Redis(REDIS_URL);
-        let cursor = '0';
-        do {
-          const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-          cursor = next;
-          if (keys.length) await r.del(...keys);
-        } while (cursor !== '0');
-        r.disconnect();
+        await deleteRedisKeys(prefix);
       }
       await a?.t.close();
     });

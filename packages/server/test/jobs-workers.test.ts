@@ -15,7 +15,7 @@ import { createToken } from '../src/domain/credentials/tokens.ts';
 import { openTestDatabase, postgresUnavailable, TEST_DIALECTS, type TestDatabase } from './helpers/db.ts';
 import { bearer } from './helpers/app.ts';
 import { baNetwork } from './helpers/graphs.ts';
-import { dropPrefix, queueEnv, redisUnavailable } from './helpers/redis.ts';
+import { deleteRedisKeys, queueEnv, redisUnavailable } from './helpers/redis.ts';
 
 const pgRedisSkip = TEST_DIALECTS.includes('postgres') ? ((await postgresUnavailable()) ?? (await redisUnavailable())) : null;
 
@@ -100,7 +100,7 @@ for (const dialect of TEST_DIALECTS) {
       await Promise.all(workers.map(stopWorker));
       for (const app of apps) await app.close();
       await tdb.close();
-      if (env.NETLOOM_REDIS_PREFIX) await dropPrefix(env.NETLOOM_REDIS_PREFIX);
+      if (env.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(env.NETLOOM_REDIS_PREFIX);
     });
 
     test('two workers share one job’s shards; the merged result equals the single-process one; the job survives the API process being replaced', { skip: skip ?? false }, async () => {

@@ -5,7 +5,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
 import { postgresUnavailable } from './helpers/db.ts';
-import { dropPrefix, queueEnv, redisUnavailable, REDIS_URL } from './helpers/redis.ts';
+import { deleteRedisKeys, queueEnv, redisUnavailable, REDIS_URL } from './helpers/redis.ts';
 import { Redis } from 'ioredis';
 import { JobRunner } from '../src/domain/job-runner.ts';
 import { baNetwork, type Net } from './helpers/graphs.ts';
@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
     after(async () => {
       if (skip) return;
       await t.close();
-      if (qenv.NETLOOM_REDIS_PREFIX) await dropPrefix(qenv.NETLOOM_REDIS_PREFIX);
+      if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
     });
 
     test('Prefer: respond-async → 202, Location, the job; its result is the synchronous answer', { skip: skip ?? false }, async () => {
@@ -243,7 +243,7 @@ for (const dialect of DIALECTS) {
         }
       } finally {
         await t.close();
-        if (qenv.NETLOOM_REDIS_PREFIX) await dropPrefix(qenv.NETLOOM_REDIS_PREFIX);
+        if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
       }
     });
   });

@@ -196,6 +196,15 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('POST /api/v2/embed/viewer/metrics/{kind}/{metricId}', { ...v, params: { kind: 'network', metricId: 'diameter' }, json: {} }), 200, 'viewer network metric');
   expect(await api.call('POST /api/v2/embed/viewer/metrics/{kind}/{metricId}', { ...v, params: { kind: 'nodes', metricId: 'nope' }, json: {} }), 404, 'viewer unknown metric');
   expect(await api.call('POST /api/v2/embed/viewer/metrics/{kind}/{metricId}', { ...v, params: { kind: 'nodes', metricId: 'pageRank' }, json: { networkId: netId } }), 400, 'viewer metric source');
+  const vjob = expect(await api.call('POST /api/v2/embed/viewer/metrics/{kind}/{metricId}', { headers: { ...v.headers, prefer: 'respond-async' }, params: { kind: 'nodes', metricId: 'pageRank' }, json: {} }), 202, 'viewer metric as a job').json;
+  for (let i = 0; i < 100; i++) {
+    const job = expect(await api.call('GET /api/v2/embed/viewer/jobs/{jobId}', { ...v, params: { jobId: vjob.jobId } }), 200, 'viewer job').json;
+    if (job.status === 'succeeded' || job.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(await api.call('GET /api/v2/embed/viewer/jobs/{jobId}', { ...v, params: { jobId: 'nope' } }), 404, 'unknown viewer job');
+  expect(await api.call('DELETE /api/v2/embed/viewer/jobs/{jobId}', { ...v, params: { jobId: vjob.jobId } }), 200, 'cancel a finished viewer job');
+  expect(await api.call('DELETE /api/v2/embed/viewer/jobs/{jobId}', { ...v, params: { jobId: asyncRun.jobId } }), 404, "an API job is not the session's");
   const vnow = expect(await api.call('GET /api/v2/embed/viewer/network', v), 200, 'viewer network again').json;
   expect(await api.call('PUT /api/v2/embed/viewer/network/positions', { ...v, json: { networkUUID: vnow.networkUUID, nodeIds: ['a', 'b'], x: [1, 2], y: [3, 4] } }), 200, 'positions');
   expect(await api.call('PUT /api/v2/embed/viewer/network/positions', { ...v, json: { networkUUID: vnow.networkUUID, nodeIds: ['a'], x: [1], y: [3] } }), 409, 'positions on an old version');

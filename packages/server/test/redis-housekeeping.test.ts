@@ -9,34 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DIALECTS, testApp } from './helpers/app.ts';
 import { embedFixture, openSession, accessToken, viewer, clock, exchange } from './helpers/embed.ts';
+import { REDIS_URL, redisTestPrefix, redisUnavailable, scanKeys } from './helpers/redis.ts';
 import { pruneExpired } from '../src/domain/housekeeping.ts';
 
-const REDIS_URL = process.env.NETLOOM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisUnavailable(): Promise<string | false> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    await r.ping();
-    return false;
-  } catch (err) {
-    return `Redis not reachable at ${REDIS_URL}: ${(err as Error).message}`;
-  } finally {
-    r.disconnect();
-  }
-}
 const redisSkip = await redisUnavailable();
-
-async function scanAll(r: Redis, match: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await r.scan(cursor, 'MATCH', match, 'COUNT', 1000);
-    cursor = next;
-    out.push(...keys);
-  } while (cursor !== '0');
-  return out;
-}
 
 describe('/readyz and Redis', () => {
   test('a configured Redis that does not answer makes /readyz 503 UNAVAILABLE (the database still answers)', async () => {
@@ -82,11 +58,11 @@ describe('/readyz and Redis', () => {
 });
 
 describe('every Redis key starts with NETLOOM_REDIS_PREFIX', { skip: redisSkip }, () => {
-  const prefix = `netloom-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+  const prefix = redisTestPrefix();
   let r: Redis | undefined;
   after(async () => {
     if (!r) return;
-    const keys = await scanAll(r, `${prefix}*`);
+    const keys = await scanKeys(r, `${prefix}*`);
     if (keys.length) await r.del(...keys);
     r.disconnect();
   });
@@ -104,13 +80,13 @@ describe('every Redis key starts with NETLOOM_REDIS_PREFIX', { skip: redisSkip }
       assert.equal((await viewer(f.app, at, 'POST', 'metrics/nodes/inDegree', {})).statusCode, 200);
       // a second launch token stays unused (its key lives until it expires)
       assert.equal((await f.host('POST', `/api/v2/embed/sessions/${s.sessionId}/launch-tokens`)).statusCode, 200);
-      const ours = await scanAll(r, `${prefix}*`);
+      const ours = await scanKeys(r, `${prefix}*`);
       const kinds = new Set(ours.map((k) => k.slice(prefix.length).split(':').slice(0, 2).join(':')));
       for (const kind of ['rl:cred', 'embed:lt', 'embed:at', 'embed:act', 'embed:rl']) assert.ok(kinds.has(kind), `no ${kind} key under the prefix: ${[...kinds].join(', ')}`);
       // nothing of this test outside the prefix
       const credentialIds = (await f.t.database.db.selectFrom('credentials').select('id').execute()).map((c) => c.id);
       const markers = [s.sessionId, f.orgId, ip, ...credentialIds];
-      const strays = (await scanAll(r, '*')).filter((k) => !k.startsWith(prefix) && markers.some((m) => k.includes(m)));
+      const strays = (await scanKeys(r, '*')).filter((k) => !k.startsWith(prefix) && markers.some((m) => k.includes(m)));
       assert.deepEqual(strays, []);
     } finally {
       await f.t.close();

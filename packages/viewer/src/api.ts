@@ -3,7 +3,7 @@
  * one table. 410 means the session ended (→ SESSION_EXPIRED); 401 means the access token is no longer
  * accepted: it is dropped and the call retried once with a fresh one.
  */
-import type { EmbedView, SessionInfo, ViewSummary } from '@netloom/protocol';
+import type { EmbedView, SessionInfo, ViewerJob, ViewSummary } from '@netloom/protocol';
 import { CommandError } from './errors.ts';
 import type { NetworkJson } from './model.ts';
 import type { TokenManager } from './tokens.ts';
@@ -18,6 +18,8 @@ export const PATHS = {
   heartbeat: '/api/v2/embed/viewer/heartbeat',
   positions: '/api/v2/embed/viewer/network/positions',
   status: (sessionId: string) => `/api/v2/embed/sessions/${encodeURIComponent(sessionId)}/status`,
+  metric: (kind: 'network' | 'nodes', metricId: string) => `/api/v2/embed/viewer/metrics/${kind}/${encodeURIComponent(metricId)}`,
+  job: (jobId: string) => `/api/v2/embed/viewer/jobs/${encodeURIComponent(jobId)}`,
 };
 
 export interface LoadedNetwork {
@@ -73,12 +75,12 @@ export class ViewerApi implements BackendPort {
     return await res.json() as { accessToken: string; expiresAt: string };
   }
 
-  async request<T>(path: string, init: { method?: string; body?: unknown } = {}, retried = false): Promise<T> {
+  async request<T>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}, retried = false): Promise<T> {
     if (!this.tokens) throw new CommandError('INTERNAL', 'no token manager');
     const token = await this.tokens.get();
     const res = await this.#fetch(path.startsWith('http') ? path : this.base + path, {
       method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...init.headers, authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
       credentials: 'omit',
       referrerPolicy: 'no-referrer',
@@ -167,6 +169,20 @@ export class ViewerApi implements BackendPort {
     const r = await this.request<{ networkUUID: string; modified: string }>(PATHS.positions, { method: 'PUT', body: { networkUUID: this.networkUUID, ...p } });
     this.networkUUID = r.networkUUID;
     return r;
+  }
+
+  /** Starts a metric as a job of this session (`Prefer: respond-async`): progress, ETA and Cancel (docs/embedding-api.md "Metric jobs"). */
+  startMetricJob(kind: 'network' | 'nodes', metricId: string, params: Record<string, unknown> = {}): Promise<ViewerJob> {
+    return this.request<ViewerJob>(PATHS.metric(kind, metricId), { method: 'POST', body: params, headers: { prefer: 'respond-async' } });
+  }
+
+  metricJob(jobId: string): Promise<ViewerJob> {
+    return this.request<ViewerJob>(PATHS.job(jobId));
+  }
+
+  /** Cancels the job (its worker is freed); answers it (`cancelled`, or as it finished). */
+  cancelMetricJob(jobId: string): Promise<ViewerJob> {
+    return this.request<ViewerJob>(PATHS.job(jobId), { method: 'DELETE' });
   }
 
   heartbeat(): Promise<unknown> {

@@ -349,7 +349,8 @@ export class JobRunner {
       await this.opts.queue?.addSplit(row.id, shardIds).catch((err: unknown) => this.opts.log?.warn({ err: String(err), jobId: row.id }, 'job queue: could not queue the shards; the reconciler will'));
       return;
     }
-    const writeBack = input.stored !== null && metric.kind === 'node';
+    // write_back 0: a viewer run with View access answers its values (docs/embedding-api.md "Metric jobs")
+    const writeBack = input.stored !== null && metric.kind === 'node' && row.write_back !== 0;
     const result = await this.compute(metric, input.task(items[0].params), row, signal, writeBack, (d, t) => setProgress(d / t));
     if (result.kind === 'deferred') throw new DomainError('INVALID_ARGS', 'a job body naming a stored network must be small (under 1 MiB)');
     await this.complete(row, result, input);
@@ -439,7 +440,7 @@ export class JobRunner {
     }
     if (!summed) throw new Error('a split job without shards');
     const input = await this.input(row);
-    const writeBack = input.stored !== null;
+    const writeBack = input.stored !== null && row.write_back !== 0;
     let result: JobResult;
     try {
       result = await this.opts.pool.runFinish({ metric: metric.id, network: input.task(items[0].params), signal, writeBack, timeoutMs: this.limitMs(row) }, summed);

@@ -65,7 +65,7 @@ async function admit(deps: JobDeps, p: Principal): Promise<void> {
   }
 }
 
-function baseRow(deps: JobDeps, p: Principal): Pick<JobRow, 'id' | 'parent_id' | 'owner_key' | 'user_id' | 'status' | 'phase' | 'runnable' | 'timeout_ms' | 'created_at' | 'shard_index' | 'shard_count'> {
+export function baseRow(deps: JobDeps, p: Principal): Pick<JobRow, 'id' | 'parent_id' | 'owner_key' | 'user_id' | 'status' | 'phase' | 'runnable' | 'timeout_ms' | 'created_at' | 'shard_index' | 'shard_count'> {
   return {
     id: newId(),
     parent_id: null,
@@ -216,7 +216,8 @@ function shownProgress(row: LightJobRow, shards: LightJobRow[], now: number): { 
   return { progress: Math.min(progress, 0.99), etaSeconds };
 }
 
-async function view(db: Kysely<Database>, row: JobRow | LightJobRow, withResult: boolean, now = Date.now()): Promise<JobView> {
+/** A job row as read (its shards' progress, the result when `withResult`). */
+export async function jobView(db: Kysely<Database>, row: JobRow | LightJobRow, withResult: boolean, now = Date.now()): Promise<JobView> {
   const shards = row.shard_count ? await listShards(db, row.id) : [];
   const { progress, etaSeconds } = shownProgress(row, shards, now);
   let result: string | null = null;
@@ -236,7 +237,7 @@ async function view(db: Kysely<Database>, row: JobRow | LightJobRow, withResult:
 async function readJob(db: Kysely<Database>, id: string, ownerKey: string): Promise<JobView> {
   const row = await getOwnedJob(db, id, ownerKey);
   if (!row) throw new DomainError('NOT_FOUND', `no job ${JSON.stringify(id)}`);
-  return view(db, row, true);
+  return jobView(db, row, true);
 }
 
 /** `GET /jobs/:id`: the caller's own job (or its organization's), with its result; else 404. */
@@ -248,7 +249,7 @@ export async function getJob(db: Kysely<Database>, p: Principal, id: string): Pr
 export async function listJobs(db: Kysely<Database>, p: Principal, limit: number, offset: number): Promise<{ jobs: JobView[]; total: number }> {
   const { rows, total } = await listOwnedJobs(db, ownerKeyOf(p), limit, offset);
   const now = Date.now();
-  return { jobs: await Promise.all(rows.map((r) => view(db, r, false, now))), total };
+  return { jobs: await Promise.all(rows.map((r) => jobView(db, r, false, now))), total };
 }
 
 /** `DELETE /jobs/:id`: cancels a queued or running job (a finished one is answered as it is). */

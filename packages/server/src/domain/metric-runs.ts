@@ -231,12 +231,12 @@ export async function runReadOnlyMetric(deps: MetricRunDeps, metric: AnyMetric, 
 }
 
 /**
- * An embedded viewer's metric run (`POST /api/v2/embed/viewer/metrics/:kind/:metricId`): on the session's
- * stored network, never written back (the viewer may have View only; results go to the viewer's own
- * display, like a `networkJSON` call). Checks: organization plan, then the per-organization hourly
- * allowance, then one run at a time per session.
+ * What every viewer metric run checks before any work (the synchronous call and the viewer's jobs alike):
+ * the metric and its kind, the body (the metric's parameters only), the plan (owner-mode Explore: the
+ * web user's; otherwise the session's organization's), then the hourly allowance (per user in owner
+ * mode, else per organization). `owner` is the web user's principal in owner-mode Explore.
  */
-export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown, opts: RunOptions = {}): Promise<Uint8Array> {
+export async function checkSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown): Promise<{ metric: AnyMetric; owner: Principal | null; params: Record<string, unknown> }> {
   const metric = metricById(metricId);
   if ((metric.kind === 'network') !== (kind === 'network')) throw new DomainError('NOT_FOUND', `no metric ${kind}/${metricId}`);
   const body = (rawBody ?? {}) as Record<string, unknown>;
@@ -253,6 +253,17 @@ export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, l
   }
   const req = parseMetricRequest(metric, { ...body, networkId: live.session.network_id }, { maxNodes: deps.limits.maxNodes, maxEdges: deps.limits.maxEdges });
   await checkRate(ctx, owner ? `user:${owner.userId}:metrics` : `org:${live.session.org_id}:metrics`, limitsOf(ctx, live.settings).metricsPerHour, 'embedded metric calculations');
+  return { metric, owner, params: req.params };
+}
+
+/**
+ * An embedded viewer's metric run (`POST /api/v2/embed/viewer/metrics/:kind/:metricId`): on the session's
+ * stored network, never written back (the viewer may have View only; results go to the viewer's own
+ * display, like a `networkJSON` call). Checks: organization plan, then the per-organization hourly
+ * allowance, then one run at a time per session.
+ */
+export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown, opts: RunOptions = {}): Promise<Uint8Array> {
+  const { metric, owner, params } = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody);
   const lockKey = `session:${live.session.id}:metric`;
   if (!(await ctx.state.acquire(lockKey, deps.limits.metricTimeoutMs + 10_000, ctx.now()))) {
     throw new RateLimitedError('one metric calculation at a time per session; another one is running', 1);
@@ -260,7 +271,7 @@ export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, l
   try {
     const stored = await loadStoredNetwork(deps.db, null, live.session.network_id);
     const text = owner && live.explore?.access !== 'read' && metric.kind === 'node' ? stored.text.slice() : null;
-    const answer = await runReadOnlyMetric(deps, metric, { text: stored.text, directed: stored.directed, nodeCount: stored.net.node_count }, req.params, opts);
+    const answer = await runReadOnlyMetric(deps, metric, { text: stored.text, directed: stored.directed, nodeCount: stored.net.node_count }, params, opts);
     // Owner mode with edit access: the node values are written to the stored network, as by the API.
     if (text) await writeValuesBack(deps.db, metric, stored, text, answer);
     await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {

@@ -9,6 +9,7 @@ import { ProblemItemSchema, ProblemSchema } from './problem.ts';
 import { EMBED_SCHEMAS } from './embed.ts';
 import { METRIC_SCHEMAS } from './metric.ts';
 import { JOB_SCHEMAS } from './jobs.ts';
+import { VIEWER_JOB_SCHEMAS } from './viewer-jobs.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
@@ -25,6 +26,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ...METRIC_SCHEMAS,
   ...EMBED_SCHEMAS,
   ...JOB_SCHEMAS,
+  ...VIEWER_JOB_SCHEMAS,
 ];
 
 export function registerNamedSchemas(app: FastifyInstance, schemas: readonly TSchema[] = NAMED_SCHEMAS): void {

@@ -12,7 +12,8 @@ import type { Database, JobStatus, MetricJobsTable } from './schema.ts';
 import { dialectOf } from './db.ts';
 
 export type JobRow = Selectable<MetricJobsTable>;
-export type NewJobRow = Omit<JobRow, 'progress' | 'eta_seconds' | 'attempts' | 'worker_id' | 'lease_until' | 'result_gz' | 'error' | 'started_at' | 'finished_at' | 'expires_at' | 'partial'>;
+export type NewJobRow = Omit<JobRow, 'progress' | 'eta_seconds' | 'attempts' | 'worker_id' | 'lease_until' | 'result_gz' | 'error' | 'started_at' | 'finished_at' | 'expires_at' | 'partial' | 'session_id' | 'write_back'> &
+  Partial<Pick<JobRow, 'session_id' | 'write_back'>>;
 
 const ACTIVE: JobStatus[] = ['queued', 'running'];
 
@@ -29,8 +30,19 @@ export async function getOwnedJob(db: Kysely<Database>, id: string, ownerKey: st
   return (await db.selectFrom('metric_jobs').selectAll().where('id', '=', id).where('owner_key', '=', ownerKey).where('parent_id', 'is', null).executeTakeFirst()) ?? null;
 }
 
+/** A job (not a shard row) started by one embedded viewer session, or null. */
+export async function getSessionJob(db: Kysely<Database>, id: string, sessionId: string): Promise<JobRow | null> {
+  return (await db.selectFrom('metric_jobs').selectAll().where('id', '=', id).where('session_id', '=', sessionId).where('parent_id', 'is', null).executeTakeFirst()) ?? null;
+}
+
+/** How many jobs of one viewer session are queued or running. */
+export async function countSessionActiveJobs(db: Kysely<Database>, sessionId: string): Promise<number> {
+  const { n } = await db.selectFrom('metric_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('session_id', '=', sessionId).where('parent_id', 'is', null).where('status', 'in', ACTIVE).executeTakeFirstOrThrow();
+  return Number(n);
+}
+
 /** Every column but the big ones (inputs, partials, results). */
-export const LIGHT_COLUMNS = ['id', 'parent_id', 'owner_key', 'user_id', 'status', 'phase', 'runnable', 'batch', 'metrics', 'network_id', 'network_version', 'node_count', 'network_directed', 'input_kind', 'shard_index', 'shard_count', 'progress', 'eta_seconds', 'timeout_ms', 'attempts', 'worker_id', 'lease_until', 'error', 'created_at', 'started_at', 'finished_at', 'expires_at'] as const;
+export const LIGHT_COLUMNS = ['id', 'parent_id', 'owner_key', 'user_id', 'status', 'phase', 'runnable', 'batch', 'metrics', 'network_id', 'network_version', 'node_count', 'network_directed', 'input_kind', 'shard_index', 'shard_count', 'progress', 'eta_seconds', 'timeout_ms', 'attempts', 'worker_id', 'lease_until', 'error', 'created_at', 'started_at', 'finished_at', 'expires_at', 'session_id', 'write_back'] as const;
 export type LightJobRow = Omit<JobRow, 'partial' | 'input_gz' | 'result_gz'>;
 
 /** A tenant's jobs, newest first (without their big columns), and how many there are. */

@@ -390,6 +390,10 @@ export interface MetricJobsTable {
   finished_at: string | null;
   /** When a finished job is pruned (finished + retention). */
   expires_at: string | null;
+  /** The embedded viewer session that started it (its job endpoints see only these); null for API jobs. */
+  session_id: string | null;
+  /** 0 = node values are answered, never written to the stored network (viewer runs with View access). */
+  write_back: Generated<number>;
 }
 
 export interface Database {

@@ -1,22 +1,6 @@
-/** The Tables panel (sortable, searchable node and edge tables of what is visible) and the Metrics panel. */
-import { toWireError } from '../errors.ts';
-import { setNodeAttribute } from './attrs.ts';
-import { button, empty, field, h, select, type PanelHost } from './kit.ts';
+/** The Tables panel: sortable, searchable node and edge tables of what is visible. */
+import { button, empty, h, type PanelHost } from './kit.ts';
 import { edgeTable, nodeTable, sortTable, type Table } from './table.ts';
-
-/** Node metrics offered in the menu (run with their default parameters through the viewer API). */
-export const MENU_METRICS: { id: string; title: string }[] = [
-  { id: 'totalDegree', title: 'Degree' },
-  { id: 'pageRank', title: 'PageRank' },
-  { id: 'betweennessCentrality', title: 'Betweenness centrality' },
-  { id: 'closenessCentrality', title: 'Closeness centrality' },
-  { id: 'eigenvectorCentrality', title: 'Eigenvector centrality' },
-  { id: 'harmonicCentrality', title: 'Harmonic centrality' },
-  { id: 'clustering', title: 'Clustering coefficient' },
-  { id: 'coreNumber', title: 'Core number (k-core)' },
-  { id: 'connectedComponents', title: 'Connected components' },
-  { id: 'communities', title: 'Communities (Louvain)' },
-];
 
 const LIMIT = 300;
 
@@ -84,38 +68,5 @@ export class TablesPanel {
     });
     draw();
     b.append(h('div', { class: 'nl-search-wrap' }, search), info, wrap, button('Download CSV', { 'data-export': 'csv', onclick: () => this.onCsv() }));
-  }
-}
-
-export function metricsPanel(host: PanelHost, b: HTMLElement): void {
-  const s = select(MENU_METRICS.map((m) => ({ value: m.id, label: m.title })), undefined, { 'aria-label': 'Metric' });
-  const run = button('Run', { 'data-action': 'run-metric' }, 'primary');
-  run.addEventListener('click', () => {
-    run.disabled = true;
-    void runMetric(host, s.value).finally(() => (run.disabled = false));
-  });
-  b.append(h('p', { class: 'nl-hint' }, 'Computed by the service on this network; the result becomes a node attribute for this session, usable in Color, Size and Filter. The network itself is not changed.'), field('Metric', s), run);
-}
-
-export async function runMetric(host: PanelHost, metricId: string): Promise<string[]> {
-  const { api, model, engine } = host.ctx;
-  host.say('metrics', 'Computing…');
-  try {
-    const r = await api.request<{ values?: Record<string, Record<string, unknown>> } | number>(`/api/v2/embed/viewer/metrics/nodes/${encodeURIComponent(metricId)}`, { method: 'POST', body: {} });
-    const values = typeof r === 'object' && r !== null && r.values ? r.values : null;
-    if (!values) throw new Error('the service returned no node values');
-    const names = Object.keys(values);
-    await host.task('metrics.result', () => {
-      for (const name of names) {
-        setNodeAttribute(model, name, values[name]);
-        engine.layers = [...engine.layers, { id: `calc-${Date.now().toString(36)}-${name.replace(/\W+/g, '-')}`, operation: 'Calculate', attribute: name, hidden: false, readOnly: true, summary: `Metric ${metricId}: ${name}` }];
-      }
-      return { layersChanged: true };
-    });
-    host.say('metrics', `Added ${names.join(', ')}. Use it in Color, Size or Filter.`);
-    return names;
-  } catch (err) {
-    host.say('metrics', toWireError(err).message, true);
-    return [];
   }
 }

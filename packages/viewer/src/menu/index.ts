@@ -11,7 +11,8 @@
 import type { ViewerEngine } from '../engine.ts';
 import { toWireError } from '../errors.ts';
 import { LayoutRunner } from '../layout/runner.ts';
-import { metricsPanel, TablesPanel } from './data-panels.ts';
+import { TablesPanel } from './data-panels.ts';
+import { MetricsPanel } from './metrics-panel.ts';
 import { Drawing } from './drawing.ts';
 import { rollupPanel, settingsPanel, shapesPanel } from './drawing-panels.ts';
 import { ExportPanel } from './export-panel.ts';
@@ -24,7 +25,7 @@ import { openPanel, savePanel } from './views-panels.ts';
 
 export type { MenuContext } from './kit.ts';
 export { layerText } from './layer-panels.ts';
-export { MENU_METRICS } from './data-panels.ts';
+export { MENU_METRICS } from './metrics-panel.ts';
 
 export class ExploreMenu implements PanelHost {
   readonly ctx: MenuContext;
@@ -35,6 +36,7 @@ export class ExploreMenu implements PanelHost {
   readonly tables: TablesPanel;
   readonly filter: FilterPanel;
   readonly exports: ExportPanel;
+  readonly metrics: MetricsPanel;
   nav: HTMLElement | null = null;
   panel: HTMLElement | null = null;
   active: MenuItem | null = null;
@@ -50,6 +52,7 @@ export class ExploreMenu implements PanelHost {
     this.drawing.layout = this.layout;
     this.layoutPanel = new LayoutPanel(this, this.layout);
     this.tables = new TablesPanel(this);
+    this.metrics = new MetricsPanel(this);
     this.filter = new FilterPanel(this);
     this.exports = new ExportPanel(this, ctx.downloadPageUrl, () => ({ table: this.tables.current(), kind: this.tables.state.kind }));
     this.tables.onCsv = () => this.exports.start('csv');
@@ -132,7 +135,7 @@ export class ExploreMenu implements PanelHost {
     p.append(body);
     const renderers: Record<MenuItem, (b: HTMLElement) => void> = {
       layout: (b) => this.layoutPanel.render(b), open: (b) => openPanel(this, b), save: (b) => savePanel(this, b), templates: (b) => templatesPanel(this, b),
-      labels: (b) => labelsPanel(this, b), layers: (b) => layersPanel(this, b), tables: (b) => this.tables.render(b), metrics: (b) => metricsPanel(this, b),
+      labels: (b) => labelsPanel(this, b), layers: (b) => layersPanel(this, b), tables: (b) => this.tables.render(b), metrics: (b) => this.metrics.render(b),
       color: (b) => colorSizePanel(this, b, 'color'), size: (b) => colorSizePanel(this, b, 'size'), filter: (b) => this.filter.render(b), shapes: (b) => shapesPanel(this, b),
       rollup: (b) => rollupPanel(this, b), export: (b) => this.exports.render(b), settings: (b) => settingsPanel(this, b),
     };

@@ -8,6 +8,7 @@ import { computeRollup, groupKey } from './rollup.ts';
 import { edgeTable, nodeTable, sortTable, toCsv } from './table.ts';
 import { escapeXml, toSvg } from '../export/svg.ts';
 import { toGexf } from '../export/gexf.ts';
+import { etaText, jobText } from './metrics-panel.ts';
 import { DEGREE_ATTRIBUTE, firstCategorical, hubThreshold, templates } from './templates.ts';
 
 function model() {
@@ -161,4 +162,16 @@ test('Filter starts on the first text attribute with few values, never on labels
   assert.equal(defaultFilterAttribute(onlyLabels), 'score');
   assert.deepEqual(histogram(many, 'score', 5).counts, [10, 10, 10, 10, 10]);
   assert.deepEqual(histogram(many, 'score', 2, [0, 9]).counts, [5, 5]);
+});
+
+test('the Metrics panel\'s job line: percentage without a break, the time left in words', () => {
+  assert.equal(etaText(null), 'estimating time left…');
+  assert.equal(etaText(3), 'a few seconds left');
+  assert.equal(etaText(23), 'about 25 s left');
+  assert.equal(etaText(125), 'about 2 min left');
+  assert.equal(etaText(3600 * 2 + 60 * 10), 'about 2 h 10 min left');
+  assert.equal(etaText(3600), 'about 1 h left');
+  assert.equal(jobText({ status: 'running', progress: 0.423, etaSeconds: 130, metric: 'betweennessCentrality' }), 'Betweenness centrality: 42\u00a0% — about 2 min left');
+  assert.equal(jobText({ status: 'queued', progress: 0, etaSeconds: null, metric: 'pageRank' }), 'PageRank: waiting for a worker…');
+  assert.equal(jobText({ status: 'running', progress: 0, etaSeconds: null, metric: 'someOtherMetric' }), 'someOtherMetric: 0\u00a0% — estimating time left…');
 });

@@ -1,6 +1,7 @@
 /**
- * Excel workbooks (.xlsx) with exceljs: read with its streaming reader (rows arrive one at a time; the
- * workbook model is never built), written with its streaming writer.
+ * Excel workbooks (.xlsx): read by xlsx-read.ts from the parts zip.ts checked and inflated (our own
+ * SpreadsheetML reader: exceljs's streaming reader built an object per cell and was most of an
+ * import's time), written with exceljs's streaming writer.
  *
  * Layout (docs/api/import-export.md):
  * - sheet `Nodes`: `Name` (the node id, and its label) plus one column per attribute; optional `X`, `Y`
@@ -10,87 +11,28 @@
  *   column B.
  * Sheet and reserved column names match case-insensitively. Empty cells are absent values; number
  * cells stay Numbers, text cells Strings; in a numeric column (columns.ts) a text that is not a number
- * is a problem. A workbook without `Nodes` takes its nodes from the edges. Before exceljs reads it, the
- * archive is checked against zip bombs (zip.ts).
+ * is a problem. A workbook without `Nodes` takes its nodes from the edges. The archive is checked
+ * against zip bombs (zip.ts) before anything is read.
  */
 import { readFile } from 'node:fs/promises';
-import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { PassThrough } from 'node:stream';
 import type { Id, NodeJSON } from '@netloom/engine';
 import { NetworkBuilder } from './builder.ts';
 import { Problems, unreadable } from './problems.ts';
-import { checkZip, isZip, xlsxForStreaming } from './zip.ts';
-import { columnLetter, planColumns, readNodePlacement, rowAttributes, type Cell, type Table } from './columns.ts';
+import { checkZip, isZip } from './zip.ts';
+import { columnLetter, planColumns, readNodePlacement, rowAttributes, type Cell } from './columns.ts';
+import { readWorkbook } from './xlsx-read.ts';
 import { attributeNames, countKinds, headerFor } from './values.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
 
+/** exceljs only writes: loaded on the first export (an import worker never loads it). */
+async function workbookWriter(stream: PassThrough) {
+  const { default: ExcelJS } = await import('exceljs');
+  return new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+}
+
 const NODE_COLUMNS = ['name', 'x', 'y', 'image'] as const;
 const EDGE_COLUMNS = ['source', 'target', 'id'] as const;
-
-/** An exceljs cell value → Cell (or an error text). */
-function toCell(v: unknown): Cell | { error: string } {
-  if (v === null || v === undefined) return undefined;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : { error: String(v) };
-  if (typeof v === 'string') return v.trim() === '' ? undefined : v;
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) return { error: 'invalid date' };
-    const iso = v.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
-  }
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (Array.isArray(o.richText)) return toCell((o.richText as { text?: string }[]).map((r) => r.text ?? '').join(''));
-    if ('error' in o) return { error: String(o.error) };
-    if ('result' in o) return toCell(o.result);
-    if ('formula' in o || 'sharedFormula' in o) return undefined;
-    if ('text' in o) return toCell(o.text);
-  }
-  return { error: 'unsupported cell content' };
-}
-
-interface Sheet {
-  name: string;
-  table: Table;
-}
-
-async function readSheets(input: Readable, problems: Problems): Promise<{ sheets: Map<string, Sheet>; names: string[] }> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore' });
-  const sheets = new Map<string, Sheet>();
-  const names: string[] = [];
-  for await (const ws of reader) {
-    const w = ws as unknown as AsyncIterable<{ number: number; values: unknown[] }> & { name?: string; id?: number | string };
-    const name = w.name ?? `Sheet${w.id}`;
-    names.push(name);
-    const key = name.trim().toLowerCase();
-    const wanted = (key === 'nodes' || key === 'edges' || key === 'network') && !sheets.has(key);
-    const table: Table = { header: [], headerRow: 0, rows: [] };
-    for await (const row of w) {
-      if (!wanted) continue;
-      const cells: Cell[] = [];
-      let any = false;
-      const values = row.values;
-      for (let i = 1; i < values.length; i++) {
-        const c = toCell(values[i]);
-        if (c !== null && typeof c === 'object') {
-          problems.add(`${name}!${columnLetter(i - 1)}${row.number}`, `row ${row.number}: the cell holds an error or unsupported value (${c.error})`);
-          continue;
-        }
-        if (c !== undefined) {
-          cells[i - 1] = c;
-          any = true;
-        }
-      }
-      if (!any) continue;
-      if (table.headerRow === 0 && key !== 'network') {
-        table.headerRow = row.number;
-        table.header = cells.map((c) => (c === undefined ? undefined : String(c)));
-      } else table.rows.push({ n: row.number, cells });
-    }
-    if (wanted) sheets.set(key, { name, table });
-  }
-  return { sheets, names };
-}
 
 function idCell(v: Cell): Id | undefined {
   if (v === undefined) return undefined;
@@ -101,16 +43,10 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
   const label = file.filename || 'workbook';
   const buf = await readFile(file.path);
   if (!isZip(buf)) throw unreadable(label, 'not an Excel workbook (.xlsx); save the file as “Excel Workbook (.xlsx)”');
-  const ordered = xlsxForStreaming(checkZip(buf, label, limits.maxInflatedBytes));
+  const parts = new Map<string, Uint8Array>();
+  for (const e of checkZip(buf, label, limits.maxInflatedBytes)) if (!e.name.endsWith('/')) parts.set(e.name, e.data);
   const problems = new Problems();
-  let read: Awaited<ReturnType<typeof readSheets>>;
-  try {
-    read = await readSheets(Readable.from(ordered, { objectMode: false }), problems);
-  } catch (err) {
-    if ((err as { code?: string }).code === 'PAYLOAD_TOO_LARGE') throw err;
-    throw unreadable(label, 'the workbook cannot be read (is it a valid .xlsx file?)');
-  }
-  const { sheets, names } = read;
+  const { sheets, names } = readWorkbook(parts, label, problems, ['nodes', 'edges', 'network']);
   const nodesSheet = sheets.get('nodes');
   const edgesSheet = sheets.get('edges');
   if (!nodesSheet && !edgesSheet) {
@@ -198,7 +134,7 @@ export async function exportXlsx(net: ExportableNetwork): Promise<ExportedFile> 
     stream.on('end', resolve);
     stream.on('error', reject);
   });
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  const wb = await workbookWriter(stream);
   const nodes = net.networkJSON.nodes;
   const edges = net.networkJSON.edges ?? [];
 
@@ -250,7 +186,7 @@ export async function workbookFromRows(sheets: Record<string, unknown[][]>): Pro
   const chunks: Buffer[] = [];
   stream.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve) => stream.on('end', resolve));
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  const wb = await workbookWriter(stream);
   for (const [name, rows] of Object.entries(sheets)) {
     const ws = wb.addWorksheet(name);
     for (const r of rows) ws.addRow(r).commit();

@@ -6,10 +6,10 @@
  * - the declared uncompressed sizes must add up to at most `maxInflated`;
  * - each entry is inflated (node's zlib) into at most one byte more than its declared size: more data
  *   than declared is refused. The inflated entries are kept (`data`): readers use them as they are, so
- *   nothing is inflated twice (an xlsx is handed to exceljs with its parts stored, not deflated).
+ *   nothing is inflated twice.
  * Zip64 archives are refused (a workbook or CSV within the upload limits never needs them).
  */
-import { crc32, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { tooLarge, unreadable } from './problems.ts';
 
 interface Entry {
@@ -87,8 +87,9 @@ export function checkZip(buf: Uint8Array, label: string, maxInflated: number): E
     if (e.method === 8) {
       let out: Uint8Array;
       try {
-        // node's zlib (native; fflate's JavaScript inflate was 3–4x slower), never past size + 1 bytes
-        out = inflateRawSync(data, { maxOutputLength: e.size + 1 });
+        // node's zlib (native; fflate's JavaScript inflate was 3–4x slower), never past size + 1 bytes;
+        // output in one chunk up to 64 MB (16 KB chunks joined afterwards cost twice the CPU)
+        out = inflateRawSync(data, { maxOutputLength: e.size + 1, chunkSize: Math.max(64, Math.min(e.size + 1, 1 << 26)) });
       } catch (err) {
         if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw bad(`entry ${e.name} does not unpack to its declared size`);
         throw bad(`entry ${e.name} is corrupt`);
@@ -111,77 +112,4 @@ export function unzipChecked(buf: Uint8Array, label: string, maxInflated: number
 
 export function isZip(head: Uint8Array): boolean {
   return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
-}
-
-/**
- * The checked archive rebuilt as the chunks of a zip whose entries are stored (the inflated bytes
- * checkZip kept: the reader does not inflate them again — that second, streamed inflate was most of the
- * time of a large workbook, docs/benchmarks.md), in the order a streaming xlsx reader wants:
- * relationships, workbook, shared strings (an empty table added when the workbook has none), styles,
- * then everything else, worksheets last — so sheet names are known and worksheets are read straight from
- * the archive as they arrive.
- */
-const STREAM_SLICE = 64 * 1024;
-
-export function xlsxForStreaming(checked: Entry[]): Uint8Array[] {
-  const rank = (n: string) =>
-    n === '[Content_Types].xml' ? 0 : n === '_rels/.rels' ? 1 : n === 'xl/_rels/workbook.xml.rels' ? 2 : n === 'xl/workbook.xml' ? 3 : n === 'xl/sharedStrings.xml' ? 4 : n === 'xl/styles.xml' ? 5 : n.startsWith('xl/worksheets/') ? 7 : 6;
-  const list = checked.filter((e) => !e.name.endsWith('/')).map((e) => storedEntry(e.name, e.data));
-  if (!list.some((e) => e.name === 'xl/sharedStrings.xml')) list.push(storedEntry('xl/sharedStrings.xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>'));
-  list.sort((a, b) => rank(a.name) - rank(b.name));
-  const parts: Uint8Array[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of list) {
-    const c = Buffer.from(e.central);
-    c.writeUInt32LE(offset, 42);
-    centrals.push(c);
-    parts.push(e.local);
-    // in slices, as an inflating reader would deliver them: exceljs turns each chunk it gets into one
-    // batch of XML events, so one 60 MB chunk would mean one 60 MB batch of events in memory
-    for (let at = 0; at < e.data.length; at += STREAM_SLICE) parts.push(e.data.subarray(at, at + STREAM_SLICE));
-    offset += e.local.length + e.data.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(list.length, 8);
-  eocd.writeUInt16LE(list.length, 10);
-  eocd.writeUInt32LE(cd.length, 12);
-  eocd.writeUInt32LE(offset, 16);
-  parts.push(cd, eocd);
-  return parts;
-}
-
-/** A stored (method 0) entry: `local` is its header, `data` its bytes (they follow it in the archive). */
-function storedEntry(name: string, content: string | Uint8Array): Entry {
-  const data = typeof content === 'string' ? Buffer.from(content) : content;
-  const nameBytes = Buffer.from(name);
-  const crc = crc32(data);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(data.length, 24);
-  central.writeUInt16LE(nameBytes.length, 28);
-  return {
-    name,
-    method: 0,
-    flags: 0,
-    compressedSize: data.length,
-    size: data.length,
-    offset: 0,
-    central: Buffer.concat([central, nameBytes]),
-    local: Buffer.concat([local, nameBytes]),
-    data,
-  };
 }

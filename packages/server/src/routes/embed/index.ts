@@ -22,6 +22,8 @@ import { registerViewerAuth } from '../viewer/auth.ts';
 import { embedPageRoutes } from '../viewer/page.ts';
 import { viewerChatRoutes } from '../viewer/chat.ts';
 import { viewerPositionRoutes } from '../viewer/positions.ts';
+import { viewerJobRoutes } from '../viewer/jobs.ts';
+import { jobDeps } from '../jobs.ts';
 import { chatSettingsRoutes } from './chat.ts';
 
 /** `opts.ctx`: the app's shared embedding context (app.ts makes one for embedding and the web app). */
@@ -38,6 +40,7 @@ export async function embedRoutes(app: App, opts: { ctx?: EmbedContext } = {}): 
   viewerRoutes(app, ctx);
   viewerChatRoutes(app, ctx);
   viewerPositionRoutes(app, ctx);
+  viewerJobRoutes(app, ctx, () => jobDeps(app));
   chatSettingsRoutes(app, ctx);
   embedPageRoutes(app, ctx);
 }

@@ -8,7 +8,8 @@
  *   GET  /api/v2/embed/viewer/views[/:viewId]              saved views of the network
  *   POST /api/v2/embed/viewer/views                        save (Edit; billing.maxViews)
  *   PUT  /api/v2/embed/viewer/views/:viewId                update (Edit)
- *   POST /api/v2/embed/viewer/metrics/:kind/:metricId      run a metric on the session's network
+ *   POST /api/v2/embed/viewer/metrics/:kind/:metricId      run a metric on the session's network (with
+ *        `Prefer: respond-async`: as a job → 202 + Location /api/v2/embed/viewer/jobs/:jobId, see jobs.ts)
  *   POST /api/v2/embed/viewer/heartbeat                    activity
  *   GET  /api/v2/embed/sessions/:sessionId/status          { live, checkAfterMs } — no credential, CORS *,
  *        NOT activity: the SDK asks when the embed page did not load (an ended session's page is never
@@ -44,7 +45,11 @@ import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../
 import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embed-viewer.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
 import { runSessionMetric } from '../../domain/metric-runs.ts';
-import { metricRunDeps } from '../metrics/index.ts';
+import { metricRunDeps, prefersAsync } from '../metrics/index.ts';
+import { jobDeps } from '../jobs.ts';
+import { submitSessionMetricJob } from '../../domain/viewer-jobs.ts';
+import { presentViewerJob } from '../../presenters/viewer-job.ts';
+import { ViewerJobSchema } from '../../schemas/viewer-jobs.ts';
 import { presentView } from '../../presenters/embed.ts';
 
 const gunzipAsync = promisify(gunzip);
@@ -176,17 +181,22 @@ export function viewerRoutes(app: App, ctx: EmbedContext): void {
       config: skip,
       schema: {
         summary: "Run a metric on the session's network (values returned, not written; one at a time per session; counted per organization)",
+        description: 'With `Prefer: respond-async` the metric runs as a job of this session: 202 with the job and `Location: /api/v2/embed/viewer/jobs/<jobId>` (progress, ETA, Cancel; docs/embedding-api.md "Metric jobs").',
         tags,
         security,
         params: Type.Object({ kind: Type.Union([Type.Literal('network'), Type.Literal('nodes')]), metricId: Type.String({ maxLength: 100 }) }),
         body: Type.Record(Type.String(), Type.Unknown(), { description: "The metric's own parameters (docs/metrics.md); no networkId or networkJSON." }),
         // the answer is sent as the pool's bytes (not serialized against the schema)
-        response: { 200: Type.Union([ref(NetworkMetricValueSchema), ref(NodeMetricValuesSchema)]), ...viewerProblems, ...problemResponses(403, 404, 422, 429) },
+        response: { 200: Type.Union([ref(NetworkMetricValueSchema), ref(NodeMetricValuesSchema)]), 202: ref(ViewerJobSchema), ...viewerProblems, ...problemResponses(403, 404, 422, 429) },
       },
     },
     async (request, reply) => {
       const live = await viewer(request);
       const { kind, metricId } = request.params;
+      if (prefersAsync(request)) {
+        const job = await submitSessionMetricJob({ ...jobDeps(app), log: request.log }, ctx, live, kind, metricId, request.body);
+        return reply.code(202).header('location', `/api/v2/embed/viewer/jobs/${job.row.id}`).header('preference-applied', 'respond-async').send(presentViewerJob(job));
+      }
       const answer = await runSessionMetric(metricRunDeps(app), ctx, live, kind, metricId, request.body, { startedAt: Date.now() - reply.elapsedTime });
       return reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
     },

@@ -15,6 +15,7 @@ import * as m0004 from './0004-auth-epoch.ts';
 import * as m0005 from './0005-web-app.ts';
 import * as m0006 from './0006-explore-sessions.ts';
 import * as m0007 from './0007-metric-jobs.ts';
+import * as m0008 from './0008-viewer-jobs.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0005-web-app': m0005,
   '0006-explore-sessions': m0006,
   '0007-metric-jobs': m0007,
+  '0008-viewer-jobs': m0008,
 });
 
 const provider: MigrationProvider = {

@@ -1,0 +1,43 @@
+/**
+ * The embedded viewer's metric jobs (docs/embedding-api.md "Metric jobs"): the Metrics panel's progress
+ * bar, ETA and Cancel. Started by `POST /api/v2/embed/viewer/metrics/:kind/:metricId` with
+ * `Prefer: respond-async` (routes/viewer/index.ts); read and cancelled here, with the viewer's access
+ * token, only the session's own jobs (any other id is 404). Thin: schema → domain/viewer-jobs.ts.
+ */
+import type { App } from '../../http/app-type.ts';
+import { Type } from 'typebox';
+import type { EmbedContext } from '../../domain/embed-context.ts';
+import type { JobDeps } from '../../domain/jobs.ts';
+import { cancelSessionMetricJob, getSessionMetricJob } from '../../domain/viewer-jobs.ts';
+import { presentViewerJob } from '../../presenters/viewer-job.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { ref } from '../../schemas/ref.ts';
+import { ViewerJobSchema } from '../../schemas/viewer-jobs.ts';
+import { viewerOf } from './auth.ts';
+
+const JobIdParams = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export function viewerJobRoutes(app: App, _ctx: EmbedContext, deps: () => JobDeps): void {
+  const common = { config: { auth: { skip: true } }, tags: ['embedded viewer'], security: [{ viewerToken: [] }] };
+  app.get('/api/v2/embed/viewer/jobs/:jobId', {
+    config: common.config,
+    schema: {
+      summary: "One of the session's metric jobs: status, progress, ETA, and the values once it succeeded",
+      tags: common.tags,
+      security: common.security,
+      params: JobIdParams,
+      response: { 200: ref(ViewerJobSchema), ...problemResponses(401, 404, 410) },
+    },
+  }, async (request) => presentViewerJob(await getSessionMetricJob(deps().db, viewerOf(request), request.params.jobId)));
+
+  app.delete('/api/v2/embed/viewer/jobs/:jobId', {
+    config: common.config,
+    schema: {
+      summary: "Cancel one of the session's metric jobs (frees its worker); a finished job is answered as it is",
+      tags: common.tags,
+      security: common.security,
+      params: JobIdParams,
+      response: { 200: ref(ViewerJobSchema), ...problemResponses(401, 404, 410) },
+    },
+  }, async (request) => presentViewerJob(await cancelSessionMetricJob(deps(), viewerOf(request), request.params.jobId)));
+}

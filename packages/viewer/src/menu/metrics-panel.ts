@@ -1,0 +1,209 @@
+/**
+ * The Metrics panel: runs a node metric on the service as a job of this session (docs/embedding-api.md
+ * "Metric jobs") and shows how far it is — a progress bar with the percentage, the time left ("about
+ * 2 min left") and Cancel — then adds the values as node attributes for this session (usable in Color,
+ * Size and Filter; the network itself is not changed). Every run is a job: its bar reflects the kernel's
+ * own progress, and even a quick run shows that something is happening. The run lives in this object,
+ * not in the DOM, so closing and reopening the panel shows it still going. Cancel frees the service's
+ * worker and brings the panel back to its ready state with a notice; a failure shows the problem's message.
+ */
+import type { ViewerJob } from '@netloom/protocol';
+import { toWireError } from '../errors.ts';
+import { setNodeAttribute } from './attrs.ts';
+import { button, field, h, select, type PanelHost } from './kit.ts';
+
+/** Node metrics offered in the menu (run with their default parameters through the viewer API). */
+export const MENU_METRICS: { id: string; title: string }[] = [
+  { id: 'totalDegree', title: 'Degree' },
+  { id: 'pageRank', title: 'PageRank' },
+  { id: 'betweennessCentrality', title: 'Betweenness centrality' },
+  { id: 'closenessCentrality', title: 'Closeness centrality' },
+  { id: 'eigenvectorCentrality', title: 'Eigenvector centrality' },
+  { id: 'harmonicCentrality', title: 'Harmonic centrality' },
+  { id: 'clustering', title: 'Clustering coefficient' },
+  { id: 'coreNumber', title: 'Core number (k-core)' },
+  { id: 'connectedComponents', title: 'Connected components' },
+  { id: 'communities', title: 'Communities (Louvain)' },
+];
+
+/** How often a running job is asked for its progress (the service updates it at least every 2 s). */
+export const POLL_MS = 500;
+
+export function metricTitle(id: string): string {
+  return MENU_METRICS.find((m) => m.id === id)?.title ?? id;
+}
+
+/** "about 2 min left" from a job's `etaSeconds` (null: not known yet). */
+export function etaText(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return 'estimating time left…';
+  if (seconds < 5) return 'a few seconds left';
+  if (seconds < 60) return `about ${Math.round(seconds / 5) * 5} s left`;
+  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min left`;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.round((seconds - hours * 3600) / 60);
+  return `about ${hours} h${minutes ? ` ${minutes} min` : ''} left`;
+}
+
+/** The status line of a running job: "Betweenness centrality: 42 % — about 2 min left" (no break inside "42 %"). */
+export function jobText(job: Pick<ViewerJob, 'status' | 'progress' | 'etaSeconds' | 'metric'>): string {
+  const title = metricTitle(job.metric);
+  if (job.status === 'queued') return `${title}: waiting for a worker…`;
+  return `${title}: ${Math.floor(job.progress * 100)}\u00a0% — ${etaText(job.etaSeconds)}`;
+}
+
+export class MetricsPanel {
+  readonly host: PanelHost;
+  /** The run in progress (queued or running), or null when the panel is ready. */
+  job: ViewerJob | null = null;
+  #selected = MENU_METRICS[0].id;
+  #starting = false;
+  #cancelling = false;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** Resolves with the attribute names added when the current run ends ([] when cancelled or failed). */
+  #done: ((names: string[]) => void) | null = null;
+
+  constructor(host: PanelHost) {
+    this.host = host;
+  }
+
+  render(b: HTMLElement): void {
+    const busy = this.job !== null || this.#starting;
+    const s = select(MENU_METRICS.map((m) => ({ value: m.id, label: m.title })), this.#selected, { 'aria-label': 'Metric', disabled: busy });
+    s.addEventListener('change', () => (this.#selected = s.value));
+    const run = button('Run', { 'data-action': 'run-metric', disabled: busy, onclick: () => void this.run(s.value) }, 'primary');
+    b.append(h('p', { class: 'nl-hint' }, 'Computed by the service on this network; the result becomes a node attribute for this session, usable in Color, Size and Filter. The network itself is not changed.'), field('Metric', s), run);
+    if (this.job) b.append(this.#progressBox(this.job));
+  }
+
+  #progressBox(job: ViewerJob): HTMLElement {
+    const pct = Math.floor(job.progress * 100);
+    const cancel = button(this.#cancelling ? 'Cancelling…' : 'Cancel', { 'data-action': 'cancel-metric', disabled: this.#cancelling, onclick: () => void this.cancel() });
+    return h('div', { class: 'nl-progress-box', 'data-metric-job': job.jobId, 'data-metric-job-status': job.status },
+      h('div', { class: 'nl-row nl-progress-row' }, h('span', { class: 'nl-spinner', 'aria-hidden': 'true' }), h('p', { class: 'nl-status-line', 'data-metric-status': 'true' }, jobText(job)), cancel),
+      h('progress', { class: 'nl-progress', max: 100, value: pct, 'aria-label': `${metricTitle(job.metric)} progress`, 'aria-valuetext': jobText(job), 'data-metric-progress': 'true' }));
+  }
+
+  /** The open Metrics panel, or null (closed, or another panel is open). */
+  #panel(): HTMLElement | null {
+    const panel = this.host.ctx.root.querySelector<HTMLElement>('.nl-panel[data-item="metrics"]');
+    return panel && !panel.hidden ? panel : null;
+  }
+
+  #rerender(): void {
+    if (this.#panel()) this.host.render();
+  }
+
+  /** Updates the bar in place while the panel is open (no re-render: focus stays where it is). */
+  #show(job: ViewerJob): void {
+    const panel = this.#panel();
+    if (!panel) return;
+    const box = panel.querySelector<HTMLElement>('[data-metric-job]');
+    if (!box || box.dataset.metricJob !== job.jobId) return this.#rerender();
+    box.dataset.metricJobStatus = job.status;
+    const bar = box.querySelector<HTMLProgressElement>('[data-metric-progress]');
+    const line = box.querySelector<HTMLElement>('[data-metric-status]');
+    if (bar) {
+      bar.value = Math.floor(job.progress * 100);
+      bar.setAttribute('aria-valuetext', jobText(job));
+    }
+    if (line) line.textContent = jobText(job);
+  }
+
+  /** Runs a metric as a job; resolves with the attribute names added ([] when cancelled or failed). */
+  async run(metricId: string): Promise<string[]> {
+    if (this.job || this.#starting) return [];
+    this.#selected = metricId;
+    this.#starting = true;
+    this.host.say('metrics', `Starting ${metricTitle(metricId)}…`);
+    this.#rerender();
+    let job: ViewerJob;
+    try {
+      job = await this.host.ctx.api.startMetricJob('nodes', metricId, {});
+    } catch (err) {
+      this.#starting = false;
+      this.host.say('metrics', toWireError(err).message, true);
+      this.#rerender();
+      return [];
+    } finally {
+      this.#starting = false;
+    }
+    this.job = job;
+    this.host.say('metrics', '');
+    this.#rerender();
+    const done = new Promise<string[]>((resolve) => (this.#done = resolve));
+    void this.#follow(job);
+    return done;
+  }
+
+  async #follow(job: ViewerJob): Promise<void> {
+    if (job.status === 'queued' || job.status === 'running') {
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        if (this.job?.jobId !== job.jobId) return;
+        this.host.ctx.api.metricJob(job.jobId).then(
+          (next) => {
+            if (this.job?.jobId !== job.jobId) return;
+            // progress never goes back (the service guarantees it; a reordered answer must not either)
+            this.job = { ...next, progress: Math.max(next.progress, this.job.progress) };
+            this.#show(this.job);
+            void this.#follow(this.job);
+          },
+          (err) => this.#end([], toWireError(err).message, true),
+        );
+      }, POLL_MS);
+      return;
+    }
+    await this.#finish(job);
+  }
+
+  async #finish(job: ViewerJob): Promise<void> {
+    if (job.status === 'cancelled') return this.#end([], `${metricTitle(job.metric)} was cancelled; nothing was added.`, false);
+    if (job.status === 'failed') return this.#end([], job.error?.detail ?? job.error?.message ?? job.error?.title ?? `${metricTitle(job.metric)} failed`, true);
+    const result = job.result;
+    const values = typeof result === 'object' && result !== null && result.values ? result.values : null;
+    if (!values) return this.#end([], 'the service returned no node values', true);
+    const { model, engine } = this.host.ctx;
+    const names = Object.keys(values);
+    try {
+      await this.host.task('metrics.result', () => {
+        for (const name of names) {
+          setNodeAttribute(model, name, values[name]);
+          engine.layers = [...engine.layers, { id: `calc-${Date.now().toString(36)}-${name.replace(/\W+/g, '-')}`, operation: 'Calculate', attribute: name, hidden: false, readOnly: true, summary: `Metric ${job.metric}: ${name}` }];
+        }
+        return { layersChanged: true };
+      });
+    } catch (err) {
+      return this.#end([], toWireError(err).message, true);
+    }
+    this.#end(names, `Added ${names.join(', ')}. Use it in Color, Size or Filter.`, false);
+  }
+
+  #end(names: string[], text: string, error: boolean): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.job = null;
+    this.#cancelling = false;
+    this.host.say('metrics', text, error);
+    this.#rerender();
+    const done = this.#done;
+    this.#done = null;
+    done?.(names);
+  }
+
+  /** Cancels the running job: the service frees its worker; the panel is ready again. */
+  async cancel(): Promise<void> {
+    const job = this.job;
+    if (!job || this.#cancelling) return;
+    this.#cancelling = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#rerender();
+    try {
+      const answer = await this.host.ctx.api.cancelMetricJob(job.jobId);
+      // a job that finished just before the cancel arrived is answered as it finished
+      await this.#finish(answer);
+    } catch (err) {
+      this.#end([], toWireError(err).message, true);
+    }
+  }
+}
