@@ -1,22 +1,23 @@
 /**
- * Errors raised by the engine. They carry the stable problem `code` of docs/spec/decisions.md §1 and the
- * HTTP status the server should answer with, so the server maps them without knowing the engine.
+ * Errors raised by the engine. They carry a stable problem `code` of the one registry (`PROBLEM_CODES` of
+ * @netloom/protocol, docs/spec/decisions.md §1) and take their status from it, so the server answers
+ * them without a table of its own and the engine knows nothing of the server.
  */
-export type EngineErrorCode = 'INVALID_ARGS' | 'NOT_CONVERGED' | 'METRIC_TIMEOUT' | 'PAYLOAD_TOO_LARGE' | 'CANCELLED';
+import { PROBLEM_CODES, type ProblemCode } from '@netloom/protocol';
+
+/** The registry codes the engine raises. */
+export const ENGINE_ERROR_CODES = ['INVALID_ARGS', 'NOT_CONVERGED', 'METRIC_TIMEOUT', 'PAYLOAD_TOO_LARGE', 'CANCELLED'] as const satisfies readonly ProblemCode[];
+export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
+
+export function isEngineErrorCode(code: unknown): code is EngineErrorCode {
+  return typeof code === 'string' && (ENGINE_ERROR_CODES as readonly string[]).includes(code);
+}
 
 export interface ProblemItem {
   /** JSON pointer into the request body, e.g. `/networkJSON/edges/3/target`. */
   path: string;
   message: string;
 }
-
-const STATUS: Record<EngineErrorCode, number> = {
-  INVALID_ARGS: 400,
-  NOT_CONVERGED: 422,
-  METRIC_TIMEOUT: 422,
-  PAYLOAD_TOO_LARGE: 413,
-  CANCELLED: 499,
-};
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;
@@ -26,7 +27,7 @@ export class EngineError extends Error {
     super(message);
     this.name = 'EngineError';
     this.code = code;
-    this.status = STATUS[code];
+    this.status = PROBLEM_CODES[code].status;
     this.errors = errors;
   }
 }

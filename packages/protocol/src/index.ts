@@ -5,3 +5,4 @@ export * from './events.ts';
 export * from './errors.ts';
 export * from './viewer-contract.ts';
 export type * from './types.ts';
+export * from './problem-codes.ts';

@@ -14,6 +14,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './store/db.ts';
 import { migrate } from './store/migrations/index.ts';
 import { registerProblemHandler } from './http/problem-handler.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { registerRouteContract } from './http/route-contract.ts';
 import { registerNamedSchemas } from './schemas/index.ts';
 import { registerDecompression } from './http/decompress.ts';
@@ -111,6 +112,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       // Node enforces the two timeouts above when it checks its connections (30 s by default).
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(config.server.headersTimeoutMs, config.server.requestTimeoutMs) / 2))),
     },
+    // 408/431/400 for what Node's HTTP layer refuses; timed-out connections closed a batch per turn
+    clientErrorHandler: clientErrorHandler(),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true } },

@@ -3,8 +3,11 @@
 // answering; headers that never finish are cut by the headers timeout; the connection cap is applied.
 // Short timeouts are configured so the test is quick; what is asserted is that every connection ends, not
 // how fast. Before: Fastify's default turned Node's request timeout off and the connections stayed open.
+// Nothing is rendered for a body whose connection the timeout closed (it made the 400 expiries one long
+// event-loop turn; bench/slow-bodies.ts measures the effect).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { testApp } from './helpers/app.ts';
@@ -30,6 +33,14 @@ function slowBody(port: number, path: string, token: string): { socket: Socket; 
 
 test(`${SLOW} slow-body connections are each closed by the body timeout (408); /healthz keeps answering`, async () => {
   const t = await testApp('sqlite', { NETLOOM_REQUEST_TIMEOUT_MS: '1500', NETLOOM_HEADERS_TIMEOUT_MS: '1000' });
+  // Answers rendered for connections already closed: work for no one (it made the expiry of all the
+  // slow bodies one long event-loop turn, bench/slow-bodies.ts).
+  const writeHead = ServerResponse.prototype.writeHead;
+  let renderedForClosed = 0;
+  ServerResponse.prototype.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (this.destroyed) renderedForClosed++;
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as typeof writeHead;
   try {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as AddressInfo).port;
@@ -57,11 +68,13 @@ test(`${SLOW} slow-body connections are each closed by the body timeout (408); /
     stop = true;
     await poll;
     for (const a of answers) assert.match(a, /^HTTP\/1\.1 408 /, a.slice(0, 200));
+    assert.equal(renderedForClosed, 0, 'no problem is rendered for a body whose connection was closed');
     assert.equal(healthFailures, 0);
     assert.ok(health > 0);
     // reported, not asserted (the machine may be loaded; latency targets belong in bench/)
     console.log(`# ${health} /healthz answers during ${SLOW} slow bodies, slowest ${healthMaxMs.toFixed(1)} ms`);
   } finally {
+    ServerResponse.prototype.writeHead = writeHead;
     await t.close();
   }
 });

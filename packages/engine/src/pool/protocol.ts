@@ -6,7 +6,7 @@
  * would drop an Error's own properties).
  */
 import type { RequestLimits } from './request.ts';
-import { EngineError, type EngineErrorCode, type ProblemItem } from '../errors.ts';
+import { EngineError, isEngineErrorCode, type EngineErrorCode, type ProblemItem } from '../errors.ts';
 
 /** The network of a task. */
 export type TaskNetwork =
@@ -27,7 +27,14 @@ export interface RunTask {
    * Source-loop split (see SourceParallel in metrics/types.ts): run only shard `index` of `count`
    * (`phase: 'partial'`), or finish from summed partial arrays (`phase: 'finish'`).
    */
-  shard?: { phase: 'partial'; index: number; count: number } | { phase: 'finish'; partials: Float64Array[] };
+  shard?:
+    | { phase: 'partial'; index: number; count: number }
+    /**
+     * `computeStartedAt`: when the first shard of this run began computing (ms since epoch, high
+     * resolution: `performance.timeOrigin + performance.now()`, comparable across threads), so that
+     * `meta.elapsedMs` covers the whole split run and not only the finish.
+     */
+    | { phase: 'finish'; partials: Float64Array[]; computeStartedAt?: number };
   /**
    * Progress slot: the worker writes the kernel's `done` and `total` (kernels/progress.ts) into
    * `buffer[2·slot]` and `buffer[2·slot + 1]` (a Float64Array on a SharedArrayBuffer; the pool reads it).
@@ -60,8 +67,8 @@ export type RunReply =
     }
   /** A big body turned out to name a stored network: validated params for the caller to continue with. */
   | { ok: true; kind: 'deferred'; networkId: string; params: Record<string, unknown> }
-  /** shard partial: raw partial sums per output array. */
-  | { ok: true; kind: 'partial'; partials: Float64Array[]; stats: RunStats }
+  /** shard partial: raw partial sums per output array; when it began computing (see `shard.computeStartedAt`). */
+  | { ok: true; kind: 'partial'; partials: Float64Array[]; stats: RunStats; computeStartedAt: number }
   | { ok: false; error: WireError };
 
 export interface WireError {
@@ -74,8 +81,8 @@ export function toWire(err: unknown): WireError {
   if (err instanceof EngineError) return { code: err.code, message: err.message, errors: err.errors };
   const e = err as { code?: unknown; message?: unknown; status?: unknown; errors?: unknown };
   // Engine-shaped errors from elsewhere (duck-typed) keep their code when it is an engine code.
-  if (e && typeof e.code === 'string' && ['INVALID_ARGS', 'NOT_CONVERGED', 'METRIC_TIMEOUT', 'PAYLOAD_TOO_LARGE', 'CANCELLED'].includes(e.code)) {
-    return { code: e.code as EngineErrorCode, message: String(e.message ?? e.code), errors: Array.isArray(e.errors) ? (e.errors as ProblemItem[]) : [] };
+  if (e && isEngineErrorCode(e.code)) {
+    return { code: e.code, message: String(e.message ?? e.code), errors: Array.isArray(e.errors) ? (e.errors as ProblemItem[]) : [] };
   }
   if (err instanceof SyntaxError) return { code: 'INVALID_ARGS', message: `body is not valid JSON: ${err.message}`, errors: [{ path: '', message: 'malformed JSON' }] };
   if (err instanceof RangeError && /Invalid string length|Array buffer allocation failed/i.test(err.message)) {

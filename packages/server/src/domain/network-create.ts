@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { NetworkJSON } from '@netloom/engine';
 import type { Config } from '../config.ts';
 import type { Database, NetworkStatus } from '../store/schema.ts';
 import { insertNetwork, type NetworkRecord } from '../store/networks.ts';
@@ -19,7 +18,8 @@ export interface CreateNetworkInput {
   description: string;
   isDirected: boolean;
   status: NetworkStatus;
-  networkJSON: NetworkJSON;
+  /** The network JSON, serialized as it is stored (an import's reader serializes it off the request thread). */
+  networkJSONText: string;
   /** E-mail or user id; honoured for organization credentials only. */
   owner: string | undefined;
   nodeCount: number;
@@ -48,6 +48,6 @@ export async function createNetwork(db: Kysely<Database>, config: Config, princi
     max_views: config.plans[plan].maxViews,
     node_count: input.nodeCount,
     edge_count: input.edgeCount,
-    json: JSON.stringify(input.networkJSON),
+    json: input.networkJSONText,
   });
 }

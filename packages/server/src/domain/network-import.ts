@@ -1,8 +1,9 @@
 /**
  * Import of an uploaded file (docs/api/import-export.md): the form fields are checked (all problems at
  * once), the owner is resolved before the file is read (a refused caller costs no parsing), the file is
- * read by its format module (every problem with sheet/row or line, nothing stored on error), then the
- * network is created by the create-network command with `originalFileType` of the format.
+ * read by its format module in a worker thread (formats/read-pool.ts; every problem with sheet/row or
+ * line, nothing stored on error), then the network is created by the create-network command with
+ * `originalFileType` of the format.
  *
  * Name, description, status and directedness: a form field wins; else what the file says (JSON
  * network, Excel `Network` sheet, GEXF/GraphML edge default, CSV `Type`/network.csv); else the file
@@ -16,7 +17,8 @@ import type { Principal } from './credentials/principal.ts';
 import { DomainError, type DomainErrorItem } from './errors.ts';
 import { parseBoolean } from './network-body.ts';
 import { createNetwork, resolveCreator } from './network-create.ts';
-import { detectFormat, FORMATS, isFormatId, readNetworkFile, type FormatId, type UploadedFile } from './formats/index.ts';
+import { detectFormat, FORMATS, isFormatId, type FormatId, type UploadedFile } from './formats/index.ts';
+import { readNetworkFileOffThread } from './formats/read-pool.ts';
 
 export interface ImportFields {
   name?: string;
@@ -59,13 +61,14 @@ export async function importNetwork(db: Kysely<Database>, config: Config, princi
   await resolveCreator(db, principal, f.owner);
   const format: FormatId = isFormatId(f.format) ? f.format : await detectFormat(file);
   if (req.nodesFile && format !== 'csv') throw new DomainError('INVALID_ARGS', 'nodesFile: is only used with a CSV edge list', [{ path: '/nodesFile', message: 'is only used with a CSV edge list' }]);
-  const read = await readNetworkFile(format, file, req.nodesFile, importLimits(config));
+  const read = await readNetworkFileOffThread(format, file, req.nodesFile, importLimits(config));
+  const meta = read.meta;
   const rec = await createNetwork(db, config, principal, {
-    name: f.name?.trim() || read.name?.trim() || baseName(file.filename),
-    description: f.description ?? read.description ?? '',
-    isDirected: directed ?? read.isDirected ?? true,
-    status: (f.status as NetworkStatus | undefined) ?? read.status ?? 'Private',
-    networkJSON: read.networkJSON,
+    name: f.name?.trim() || meta.name?.trim() || baseName(file.filename),
+    description: f.description ?? meta.description ?? '',
+    isDirected: directed ?? meta.isDirected ?? true,
+    status: (f.status as NetworkStatus | undefined) ?? meta.status ?? 'Private',
+    networkJSONText: read.json,
     owner: f.owner,
     nodeCount: read.nodeCount,
     edgeCount: read.edgeCount,

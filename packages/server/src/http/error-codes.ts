@@ -1,6 +1,6 @@
 /**
  * Problems raised by the HTTP layer itself (authentication, body decoding, rate limits): `HttpProblem`
- * with a code of the one registry (domain/errors.ts, re-exported here for the HTTP modules).
+ * with a code of the one registry (PROBLEM_CODES of @netloom/protocol, through domain/errors.ts).
  */
 import { ERROR_CODES, type ErrorCode, type ProblemItem } from '../domain/errors.ts';
 export { ERROR_CODES, isErrorCode, type ErrorCode, type ProblemItem } from '../domain/errors.ts';

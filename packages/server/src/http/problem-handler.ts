@@ -79,6 +79,13 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 
 export function registerProblemHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { errors?: ProblemItem[]; headers?: Record<string, string>; status?: number }, request, reply) => {
+    // The body stopped because its connection is gone (cut by the request timeout, or the client went
+    // away): there is no one to answer, and rendering a problem for each of hundreds of timed-out
+    // bodies at once held the event loop (bench/slow-bodies.ts).
+    if (error.code === 'ECONNRESET' && reply.raw.destroyed) {
+      reply.hijack();
+      return;
+    }
     if (error instanceof HttpProblem) {
       return sendProblem(reply, request, error.code, error.message, { errors: error.errors, headers: error.headers });
     }
@@ -98,8 +105,8 @@ export function registerProblemHandler(app: FastifyInstance): void {
       return sendProblem(reply, request, 'INVALID_ARGS', `body is not valid JSON: ${error.message}`, { errors: [{ path: '', message: 'malformed JSON' }] });
     }
     if (isErrorCode(error.code) && error.code !== 'INTERNAL') {
-      const status = typeof error.status === 'number' ? error.status : ERROR_CODES[error.code].status;
-      return sendProblem(reply, request, error.code, error.message, { errors: error.errors, headers: error.headers, status: status === 499 ? 499 : undefined });
+      // DomainError, EngineError and their serialised forms: the status is the registry's.
+      return sendProblem(reply, request, error.code, error.message, { errors: error.errors, headers: error.headers });
     }
     if (error.statusCode === 429) {
       return sendProblem(reply, request, 'RATE_LIMITED', error.message);

@@ -59,7 +59,7 @@ export interface ProblemResponse {
 
 /** One problem answer of a route: `application/problem+json` with the named `Problem` schema. */
 export function problemResponse(status: number): ProblemResponse {
-  if (!KNOWN_STATUSES.has(status)) throw new Error(`no error code of the registry has status ${status} (domain/errors.ts)`);
+  if (!KNOWN_STATUSES.has(status)) throw new Error(`no error code of the registry has status ${status} (packages/protocol/src/problem-codes.ts)`);
   return { description: STATUS_TEXT[status] ?? 'Problem', content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } };
 }
 

@@ -3,7 +3,8 @@
  * writer. Routes, the OpenAPI enums, templates and the docs are driven by it.
  */
 import { open } from 'node:fs/promises';
-import { validateNetworkJSON } from '@netloom/engine';
+// the module itself, not the engine's index: import workers (read-pool.ts) load only what reading needs
+import { validateNetworkJSON } from '@netloom/engine/graph/network-json.ts';
 import { DomainError } from '../errors.ts';
 import { exportCsv, importCsv } from './csv.ts';
 import { exportGexf, importGexf } from './gexf.ts';

@@ -16,7 +16,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { Id, NodeJSON } from '@netloom/engine';
 import { NetworkBuilder } from './builder.ts';
 import { Problems, unreadable } from './problems.ts';
@@ -25,6 +24,12 @@ import { columnLetter, planColumns, readNodePlacement, rowAttributes, type Cell 
 import { readWorkbook } from './xlsx-read.ts';
 import { attributeNames, countKinds, headerFor } from './values.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
+
+/** exceljs only writes: loaded on the first export (an import worker never loads it). */
+async function workbookWriter(stream: PassThrough) {
+  const { default: ExcelJS } = await import('exceljs');
+  return new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+}
 
 const NODE_COLUMNS = ['name', 'x', 'y', 'image'] as const;
 const EDGE_COLUMNS = ['source', 'target', 'id'] as const;
@@ -129,7 +134,7 @@ export async function exportXlsx(net: ExportableNetwork): Promise<ExportedFile> 
     stream.on('end', resolve);
     stream.on('error', reject);
   });
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  const wb = await workbookWriter(stream);
   const nodes = net.networkJSON.nodes;
   const edges = net.networkJSON.edges ?? [];
 
@@ -181,7 +186,7 @@ export async function workbookFromRows(sheets: Record<string, unknown[][]>): Pro
   const chunks: Buffer[] = [];
   stream.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve) => stream.on('end', resolve));
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  const wb = await workbookWriter(stream);
   for (const [name, rows] of Object.entries(sheets)) {
     const ws = wb.addWorksheet(name);
     for (const r of rows) ws.addRow(r).commit();
