@@ -103,10 +103,18 @@ test('the worker pool splits a source-loop job across two workers and answers as
     ] as const) {
       const before = pool.splitJobs;
       const body = new TextEncoder().encode(JSON.stringify({ networkJSON: network, isDirected: directed, ...params }));
+      const t0 = performance.now();
       const res = await pool.run({ metric, network: { kind: 'body', body } });
+      const wallMs = performance.now() - t0;
       assert.equal(pool.splitJobs, before + 1, `${metric} was split`);
       assert.ok(res.kind === 'node' && res.response);
       const got = JSON.parse(new TextDecoder().decode(res.response)) as NodeRunOutput;
+      // meta.elapsedMs is the whole split run's computing (from the first shard's start to the end of the
+      // finish): 0.7–1 of the call here; it measured only the finish task before (1.5 % of it).
+      const elapsedMs = got.meta.elapsedMs as number;
+      assert.ok(elapsedMs <= wallMs + 5, `${metric}: elapsedMs ${elapsedMs} within the call's ${wallMs.toFixed(0)} ms`);
+      assert.ok(elapsedMs >= 0.3 * wallMs, `${metric}: elapsedMs ${elapsedMs} covers the split run (call ${wallMs.toFixed(0)} ms)`);
+      assert.ok(res.stats.computeMs >= 0.3 * wallMs, `${metric}: computeMs ${res.stats.computeMs} likewise`);
       const whole = runMetric({ metric, network, networkDirected: directed, params }) as NodeRunOutput;
       assertSame({ ...got, kind: 'node' }, whole, `pool ${metric}`);
       assert.deepEqual({ ...got.meta, elapsedMs: 0 }, { ...whole.meta, elapsedMs: 0 }, 'same meta');

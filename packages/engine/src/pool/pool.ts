@@ -235,17 +235,20 @@ export class MetricPool {
       copies.map((network, index) => this.task({ ...base, network, shard: { phase: 'partial', index, count: shards }, ...slot(index) }, signal, index === shards - 1 ? [] : transferable(network))),
     );
     const summed: Float64Array[] = [];
+    // meta.elapsedMs of the answer counts from the first shard's start of computing, not the finish's
+    let computeStartedAt = Infinity;
     for (const r of replies) {
       if (!r.ok) throw fromWire(r.error);
       if (r.kind === 'deferred') return r;
       if (r.kind !== 'partial') throw new WorkerFailure('unexpected reply to a partial task');
+      computeStartedAt = Math.min(computeStartedAt, r.computeStartedAt);
       r.partials.forEach((arr, k) => {
         if (!summed[k]) summed[k] = arr;
         else for (let i = 0; i < arr.length; i++) summed[k][i] += arr[i];
       });
     }
     const reply = await this.task(
-      { ...base, network: job.network, shard: { phase: 'finish', partials: summed } },
+      { ...base, network: job.network, shard: { phase: 'finish', partials: summed, computeStartedAt } },
       signal,
       [...transferable(job.network), ...summed.map((a) => a.buffer as ArrayBuffer)],
     );

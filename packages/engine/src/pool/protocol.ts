@@ -27,7 +27,14 @@ export interface RunTask {
    * Source-loop split (see SourceParallel in metrics/types.ts): run only shard `index` of `count`
    * (`phase: 'partial'`), or finish from summed partial arrays (`phase: 'finish'`).
    */
-  shard?: { phase: 'partial'; index: number; count: number } | { phase: 'finish'; partials: Float64Array[] };
+  shard?:
+    | { phase: 'partial'; index: number; count: number }
+    /**
+     * `computeStartedAt`: when the first shard of this run began computing (ms since epoch, high
+     * resolution: `performance.timeOrigin + performance.now()`, comparable across threads), so that
+     * `meta.elapsedMs` covers the whole split run and not only the finish.
+     */
+    | { phase: 'finish'; partials: Float64Array[]; computeStartedAt?: number };
   /**
    * Progress slot: the worker writes the kernel's `done` and `total` (kernels/progress.ts) into
    * `buffer[2·slot]` and `buffer[2·slot + 1]` (a Float64Array on a SharedArrayBuffer; the pool reads it).
@@ -60,8 +67,8 @@ export type RunReply =
     }
   /** A big body turned out to name a stored network: validated params for the caller to continue with. */
   | { ok: true; kind: 'deferred'; networkId: string; params: Record<string, unknown> }
-  /** shard partial: raw partial sums per output array. */
-  | { ok: true; kind: 'partial'; partials: Float64Array[]; stats: RunStats }
+  /** shard partial: raw partial sums per output array; when it began computing (see `shard.computeStartedAt`). */
+  | { ok: true; kind: 'partial'; partials: Float64Array[]; stats: RunStats; computeStartedAt: number }
   | { ok: false; error: WireError };
 
 export interface WireError {

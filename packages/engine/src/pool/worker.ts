@@ -66,11 +66,15 @@ function handle(task: RunTask): RunReply {
   }
   const parseMs = performance.now() - t0;
   checkDeadline(task.deadline);
+  // When computing began, on this thread's clock: after parsing, or for the finish of a split run when
+  // its first shard began (meta.elapsedMs and computeMs then cover the whole run, not only the finish).
+  const shard = task.shard;
+  const computeStart = shard?.phase === 'finish' && shard.computeStartedAt !== undefined ? shard.computeStartedAt - performance.timeOrigin : t0 + parseMs;
   const stats = (): RunStats => ({
     nodeCount: network.nodes.length,
     edgeCount: network.edges?.length ?? 0,
     parseMs: Math.round(parseMs),
-    computeMs: Math.round(performance.now() - t0 - parseMs),
+    computeMs: Math.round(performance.now() - computeStart),
   });
 
   const slot = task.progress;
@@ -81,11 +85,11 @@ function handle(task: RunTask): RunReply {
       }
     : undefined;
   let out: RunOutput;
-  if (task.shard?.phase === 'partial') {
-    const partials = runPartial(task.metric, network, networkDirected, params, task.deadline, task.shard.index, task.shard.count, progress);
-    return { ok: true, kind: 'partial', partials, stats: stats() };
-  } else if (task.shard?.phase === 'finish') {
-    out = runFinish(task.metric, network, networkDirected, params, task.deadline, task.shard.partials, t0);
+  if (shard?.phase === 'partial') {
+    const partials = runPartial(task.metric, network, networkDirected, params, task.deadline, shard.index, shard.count, progress);
+    return { ok: true, kind: 'partial', partials, stats: stats(), computeStartedAt: performance.timeOrigin + computeStart };
+  } else if (shard?.phase === 'finish') {
+    out = runFinish(task.metric, network, networkDirected, params, task.deadline, shard.partials, computeStart);
   } else {
     out = runMetric({ metric: task.metric, network, networkDirected, params, deadline: task.deadline, progress });
   }

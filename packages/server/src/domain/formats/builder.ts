@@ -19,11 +19,26 @@ export interface ImportLimits {
 /** Where a node or edge was read (its row or line), as the `path` of a problem. */
 export type Locate = (kind: 'node' | 'edge', loc: number, field: string) => string;
 
+/**
+ * The key an id is compared by: its string form, as the API compares ids — kept as the Number for a
+ * Number id or a String that is the canonical form of one (`"12"` and `12` are the same id), so the
+ * common numeric ids are never turned into strings just to be compared.
+ */
+function idKey(id: Id): string | number {
+  if (typeof id === 'number') return id;
+  const c = id.charCodeAt(0);
+  if ((c >= 48 && c <= 57) || c === 45 /* - */) {
+    const n = Number(id);
+    if (String(n) === id) return n;
+  }
+  return id;
+}
+
 export class NetworkBuilder {
   readonly nodes: NodeJSON[] = [];
   readonly edges: EdgeJSON[] = [];
-  private readonly nodeAt = new Map<string, number>();
-  private readonly edgeAt = new Map<string, number>();
+  private readonly nodeAt = new Map<string | number, number>();
+  private readonly edgeAt = new Map<string | number, number>();
   private readonly edgeLocs: number[] = [];
   private readonly problems: Problems;
   private readonly limits: ImportLimits;
@@ -36,10 +51,10 @@ export class NetworkBuilder {
   }
 
   addNode(node: NodeJSON, loc: number): void {
-    const key = String(node.id);
+    const key = idKey(node.id);
     const first = this.nodeAt.get(key);
     if (first !== undefined) {
-      this.problems.add(this.locate('node', loc, 'id'), `duplicate node id ${JSON.stringify(key)} (first at ${this.locate('node', first, 'id')})`);
+      this.problems.add(this.locate('node', loc, 'id'), `duplicate node id ${JSON.stringify(String(key))} (first at ${this.locate('node', first, 'id')})`);
       return;
     }
     this.nodeAt.set(key, loc);
@@ -52,10 +67,10 @@ export class NetworkBuilder {
     const edge: EdgeJSON = { id: id ?? '', source, target };
     if (attributes && Object.keys(attributes).length > 0) edge.attributes = attributes;
     if (id !== undefined) {
-      const key = String(id);
+      const key = idKey(id);
       const first = this.edgeAt.get(key);
       if (first !== undefined) {
-        this.problems.add(this.locate('edge', loc, 'id'), `duplicate edge id ${JSON.stringify(key)} (first at ${this.locate('edge', first, 'id')})`);
+        this.problems.add(this.locate('edge', loc, 'id'), `duplicate edge id ${JSON.stringify(String(key))} (first at ${this.locate('edge', first, 'id')})`);
         return;
       }
       this.edgeAt.set(key, loc);
@@ -76,20 +91,20 @@ export class NetworkBuilder {
     for (let i = 0; i < this.edges.length; i++) {
       const e = this.edges[i];
       for (const end of ['source', 'target'] as const) {
-        const key = String(e[end]);
+        const key = idKey(e[end]);
         if (this.nodeAt.has(key)) continue;
         if (implicitNodes) {
           this.nodeAt.set(key, -1);
           this.nodes.push({ id: e[end] });
           if (this.nodes.length > this.limits.maxNodes) throw tooLarge(`the file has more than ${this.limits.maxNodes} nodes`);
         } else {
-          this.problems.add(this.locate('edge', this.edgeLocs[i], end), `no node with id ${JSON.stringify(key)}`);
+          this.problems.add(this.locate('edge', this.edgeLocs[i], end), `no node with id ${JSON.stringify(String(key))}`);
         }
       }
       if (e.id === undefined) {
-        while (this.edgeAt.has(String(next))) next++;
+        while (this.edgeAt.has(next)) next++;
         e.id = next;
-        this.edgeAt.set(String(next), this.edgeLocs[i]);
+        this.edgeAt.set(next, this.edgeLocs[i]);
       }
     }
     return { nodes: this.nodes, edges: this.edges };

@@ -1,5 +1,7 @@
 /**
- * GEXF 1.2 / 1.3 (Gephi's format), read with a streaming XML parser (xml-reader.ts) and written as text.
+ * GEXF 1.2 / 1.3 (Gephi's format), read with the strict tokenizer of xml-scan.ts (the file is held as
+ * one string, within the upload limit; saxes took three times as long on a 50 MB file, and every
+ * element's attributes became an object) and written as text. Problems name the line of the element.
  *
  * Reading: `<attributes class="node|edge">` declare the attribute types (integer, long, float, double,
  * … → Number, a value that is not a number is a problem naming its line; boolean → "true"/"false";
@@ -14,10 +16,11 @@
  * ones that went into viz/weight, attribute types `double` when every value is a Number, else `string`.
  */
 import type { Attributes, EdgeJSON, NodeJSON } from '@netloom/engine';
-import type { SaxesTagPlain } from 'saxes';
+import { readFile } from 'node:fs/promises';
 import { NetworkBuilder } from './builder.ts';
 import { Problems, unreadable } from './problems.ts';
-import { escapeXml, localName, readXml } from './xml-reader.ts';
+import { escapeXml } from './xml-reader.ts';
+import { attr, lineIndex, localPart, scanXml, XmlScanError, type ScanHandlers } from './xml-scan.ts';
 import { hexColor, idFromText, numberFromText } from './values.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
 
@@ -33,8 +36,11 @@ interface AttrDef {
 export async function importGexf(file: UploadedFile, limits: ImportLimits): Promise<ImportedNetwork> {
   const label = file.filename || 'file';
   const problems = new Problems();
-  const lineOf = (loc: number) => `${label} line ${loc}`;
-  const builder = new NetworkBuilder(problems, limits, (_kind, loc, field) => `${lineOf(loc)}${field === 'id' ? '' : `, ${field}`}`);
+  const source = await readFile(file.path, 'utf8');
+  // locations are offsets while reading; lines are counted only for problems
+  const lineAt = lineIndex(source);
+  const lineOf = (at: number) => `${label} line ${lineAt(at)}`;
+  const builder = new NetworkBuilder(problems, limits, (_kind, at, field) => `${lineOf(at)}${field === 'id' ? '' : `, ${field}`}`);
   const defs: Record<'node' | 'edge', Map<string, AttrDef>> = { node: new Map(), edge: new Map() };
   let sawRoot = false;
   let isDirected: boolean | undefined;
@@ -44,17 +50,29 @@ export async function importGexf(file: UploadedFile, limits: ImportLimits): Prom
   let textTarget: 'default' | 'description' | null = null;
   let text = '';
   let node: NodeJSON | null = null;
-  let nodeLine = 0;
+  let nodeAt = 0;
   let nodeLabel: string | undefined;
-  let edge: { id?: string; source?: string; target?: string; attributes: Attributes; line: number } | null = null;
+  let edge: { id?: string; source?: string; target?: string; at: number } | null = null;
   let attrs: Attributes = {};
 
-  const setValue = (kind: 'node' | 'edge', tag: SaxesTagPlain, line: number) => {
-    const a = tag.attributes;
-    const key = a.for ?? a.id;
-    const raw = a.value;
+  const convert = (def: AttrDef | undefined, raw: string, at: number, key: string): string | number | undefined => {
+    if (raw === '') return undefined;
+    if (!def || def.type === 'string') return raw;
+    if (def.type === 'boolean') {
+      const v = raw.trim().toLowerCase();
+      if (v === 'true' || v === 'false') return v;
+      problems.add(lineOf(at), `attribute ${JSON.stringify(def.name)}: ${JSON.stringify(raw)} is not a boolean`);
+      return undefined;
+    }
+    const n = numberFromText(raw);
+    if (n === undefined) problems.add(lineOf(at), `attribute ${JSON.stringify(def?.name ?? key)}: ${JSON.stringify(raw)} is not a number (the attribute is declared numeric)`);
+    return n;
+  };
+  const setValue = (kind: 'node' | 'edge', a: readonly string[], at: number) => {
+    const key = attr(a, 'for') ?? attr(a, 'id');
+    const raw = attr(a, 'value');
     if (key === undefined || raw === undefined) {
-      problems.add(lineOf(line), '<attvalue> needs `for` and `value`');
+      problems.add(lineOf(at), '<attvalue> needs `for` and `value`');
       return;
     }
     if (kind === 'node' && key === IMAGE_ATTRIBUTE && node) {
@@ -62,51 +80,95 @@ export async function importGexf(file: UploadedFile, limits: ImportLimits): Prom
       return;
     }
     const def = defs[kind].get(key);
-    const value = convert(def, raw, line, key);
+    const value = convert(def, raw, at, key);
     if (value !== undefined) attrs[def?.name ?? key] = value;
   };
-  const convert = (def: AttrDef | undefined, raw: string, line: number, key: string): string | number | undefined => {
-    if (raw === '') return undefined;
-    if (!def || def.type === 'string') return raw;
-    if (def.type === 'boolean') {
-      const v = raw.trim().toLowerCase();
-      if (v === 'true' || v === 'false') return v;
-      problems.add(lineOf(line), `attribute ${JSON.stringify(def.name)}: ${JSON.stringify(raw)} is not a boolean`);
-      return undefined;
-    }
-    const n = numberFromText(raw);
-    if (n === undefined) problems.add(lineOf(line), `attribute ${JSON.stringify(def?.name ?? key)}: ${JSON.stringify(raw)} is not a number (the attribute is declared numeric)`);
-    return n;
-  };
   const applyDefaults = (kind: 'node' | 'edge') => {
-    for (const [, def] of defs[kind]) {
+    for (const def of defs[kind].values()) {
       if (def.default !== undefined && attrs[def.name] === undefined) {
         const v = convert(def, def.default, 0, def.name);
         if (v !== undefined) attrs[def.name] = v;
       }
     }
   };
-  const color = (a: Record<string, string>): string | undefined => {
-    const hex = hexColor(a.hex);
+  const color = (a: readonly string[]): string | undefined => {
+    const hex = hexColor(attr(a, 'hex'));
     if (hex) return hex;
-    const [r, g, b] = [a.r, a.g, a.b].map((v) => (v === undefined ? NaN : Number(v)));
+    const [r, g, b] = [attr(a, 'r'), attr(a, 'g'), attr(a, 'b')].map((v) => (v === undefined ? NaN : Number(v)));
     if ([r, g, b].every((v) => Number.isInteger(v) && v >= 0 && v <= 255)) return `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
     return undefined;
   };
+  const numberAttr = (a: readonly string[], key: string, at: number, what: string): number | undefined => {
+    const raw = attr(a, key);
+    if (raw === undefined) return undefined;
+    const v = numberFromText(raw);
+    if (v === undefined && what) problems.add(lineOf(at), `${what} ${JSON.stringify(raw)} is not a number`);
+    return v;
+  };
 
-  await readXml(file.path, label, {
-    open(tag, line) {
-      const name = localName(tag.name);
-      const a = tag.attributes as Record<string, string>;
+  const handlers: ScanHandlers = {
+    open(tagName, a, at) {
+      const name = localPart(tagName);
       if (!sawRoot) {
-        if (name !== 'gexf') throw unreadable(lineOf(line), `not a GEXF file: the root element is <${tag.name}>, expected <gexf>`);
+        if (name !== 'gexf') throw unreadable(lineOf(at), `not a GEXF file: the root element is <${tagName}>, expected <gexf>`);
         sawRoot = true;
         return;
       }
       switch (name) {
+        case 'attvalue':
+          if (edge) setValue('edge', a, at);
+          else if (node) setValue('node', a, at);
+          break;
+        case 'node': {
+          const id = attr(a, 'id');
+          if (id === undefined) problems.add(lineOf(at), '<node> needs an `id`');
+          node = { id: idFromText(id ?? '') };
+          nodeAt = at;
+          nodeLabel = attr(a, 'label');
+          attrs = {};
+          break;
+        }
+        case 'edge': {
+          const source = attr(a, 'source');
+          const target = attr(a, 'target');
+          edge = { id: attr(a, 'id'), source, target, at };
+          attrs = {};
+          if (source === undefined || target === undefined) problems.add(lineOf(at), '<edge> needs `source` and `target`');
+          const w = numberAttr(a, 'weight', at, 'weight');
+          if (w !== undefined) attrs.weight = w;
+          const edgeLabel = attr(a, 'label');
+          if (edgeLabel !== undefined && edgeLabel !== '') attrs.label = edgeLabel;
+          break;
+        }
+        case 'position':
+          if (node && !edge) {
+            const x = numberAttr(a, 'x', at, 'viz position x');
+            if (x !== undefined) node.x = x;
+            const y = numberAttr(a, 'y', at, 'viz position y');
+            if (y !== undefined) node.y = y;
+          }
+          break;
+        case 'size':
+          if (node && !edge) {
+            const v = numberAttr(a, 'value', at, 'viz size');
+            if (v !== undefined) attrs._size ??= v;
+          }
+          break;
+        case 'thickness':
+          if (edge) {
+            const v = numberAttr(a, 'value', at, '');
+            if (v !== undefined) attrs._thickness ??= v;
+          }
+          break;
+        case 'color': {
+          const c = color(a);
+          if (c === undefined) problems.add(lineOf(at), 'viz color needs r, g, b (0–255) or hex="#rrggbb"');
+          else if (edge || node) attrs._color ??= c;
+          break;
+        }
         case 'graph':
           // GEXF's default edge type is undirected; `mutual` edges go both ways (directed network)
-          isDirected = (a.defaultedgetype ?? 'undirected') !== 'undirected';
+          isDirected = (attr(a, 'defaultedgetype') ?? 'undirected') !== 'undirected';
           break;
         case 'description':
           if (!node && !edge) {
@@ -115,16 +177,17 @@ export async function importGexf(file: UploadedFile, limits: ImportLimits): Prom
           }
           break;
         case 'attributes':
-          attrClass = a.class === 'edge' ? 'edge' : 'node';
+          attrClass = attr(a, 'class') === 'edge' ? 'edge' : 'node';
           break;
         case 'attribute': {
-          const id = a.id ?? a.title;
+          const title = attr(a, 'title');
+          const id = attr(a, 'id') ?? title;
           if (id === undefined) {
-            problems.add(lineOf(line), '<attribute> needs an `id`');
+            problems.add(lineOf(at), '<attribute> needs an `id`');
             break;
           }
-          const t = (a.type ?? 'string').toLowerCase();
-          currentDef = { name: a.title ?? id, type: NUMERIC_TYPES.has(t) ? 'number' : t === 'boolean' ? 'boolean' : 'string' };
+          const t = (attr(a, 'type') ?? 'string').toLowerCase();
+          currentDef = { name: title ?? id, type: NUMERIC_TYPES.has(t) ? 'number' : t === 'boolean' ? 'boolean' : 'string' };
           defs[attrClass].set(id, currentDef);
           break;
         }
@@ -134,64 +197,28 @@ export async function importGexf(file: UploadedFile, limits: ImportLimits): Prom
             text = '';
           }
           break;
-        case 'node':
-          if (a.id === undefined) problems.add(lineOf(line), '<node> needs an `id`');
-          node = { id: idFromText(a.id ?? '') };
-          nodeLine = line;
-          nodeLabel = a.label;
-          attrs = {};
-          break;
-        case 'edge':
-          edge = { id: a.id, source: a.source, target: a.target, attributes: {}, line };
-          attrs = edge.attributes;
-          if (a.source === undefined || a.target === undefined) problems.add(lineOf(line), '<edge> needs `source` and `target`');
-          if (a.weight !== undefined) {
-            const w = numberFromText(a.weight);
-            if (w === undefined) problems.add(lineOf(line), `weight ${JSON.stringify(a.weight)} is not a number`);
-            else attrs.weight = w;
-          }
-          if (a.label !== undefined && a.label !== '') attrs.label = a.label;
-          break;
-        case 'attvalue':
-          if (edge) setValue('edge', tag, line);
-          else if (node) setValue('node', tag, line);
-          break;
-        case 'position':
-          if (node && !edge) {
-            for (const axis of ['x', 'y'] as const) {
-              if (a[axis] === undefined) continue;
-              const v = numberFromText(a[axis]);
-              if (v === undefined) problems.add(lineOf(line), `viz position ${axis} ${JSON.stringify(a[axis])} is not a number`);
-              else node[axis] = v;
-            }
-          }
-          break;
-        case 'size':
-          if (node && !edge && a.value !== undefined) {
-            const v = numberFromText(a.value);
-            if (v === undefined) problems.add(lineOf(line), `viz size ${JSON.stringify(a.value)} is not a number`);
-            else attrs._size ??= v;
-          }
-          break;
-        case 'thickness':
-          if (edge && a.value !== undefined) {
-            const v = numberFromText(a.value);
-            if (v !== undefined) attrs._thickness ??= v;
-          }
-          break;
-        case 'color': {
-          const c = color(a);
-          if (c === undefined) problems.add(lineOf(line), 'viz color needs r, g, b (0–255) or hex="#rrggbb"');
-          else if (edge || node) attrs._color ??= c;
-          break;
-        }
         default:
           break;
       }
     },
     close(rawName) {
-      const name = localName(rawName);
-      if (name === 'default' && textTarget === 'default' && currentDef) {
+      const name = localPart(rawName);
+      if (name === 'node' && node && !edge) {
+        applyDefaults('node');
+        // attvalues first, then viz (the ??= above keeps an explicit `_size`/`_color` attvalue)
+        if (nodeLabel !== undefined && nodeLabel !== '' && nodeLabel !== String(node.id) && attrs.name === undefined) attrs.name = nodeLabel;
+        if (Object.keys(attrs).length > 0) node.attributes = attrs;
+        builder.addNode(node, nodeAt);
+        node = null;
+        attrs = {};
+      } else if (name === 'edge' && edge) {
+        applyDefaults('edge');
+        if (edge.source !== undefined && edge.target !== undefined) {
+          builder.addEdge(edge.id === undefined ? undefined : idFromText(edge.id), idFromText(edge.source), idFromText(edge.target), attrs, edge.at);
+        }
+        edge = null;
+        attrs = {};
+      } else if (name === 'default' && textTarget === 'default' && currentDef) {
         currentDef.default = text;
         textTarget = null;
       } else if (name === 'description' && textTarget === 'description') {
@@ -199,27 +226,19 @@ export async function importGexf(file: UploadedFile, limits: ImportLimits): Prom
         textTarget = null;
       } else if (name === 'attribute') {
         currentDef = null;
-      } else if (name === 'node' && node && !edge) {
-        applyDefaults('node');
-        // attvalues first, then viz (the ??= above keeps an explicit `_size`/`_color` attvalue)
-        if (nodeLabel !== undefined && nodeLabel !== '' && nodeLabel !== String(node.id) && attrs.name === undefined) attrs.name = nodeLabel;
-        if (Object.keys(attrs).length > 0) node.attributes = attrs;
-        builder.addNode(node, nodeLine);
-        node = null;
-        attrs = {};
-      } else if (name === 'edge' && edge) {
-        applyDefaults('edge');
-        if (edge.source !== undefined && edge.target !== undefined) {
-          builder.addEdge(edge.id === undefined ? undefined : idFromText(edge.id), idFromText(edge.source), idFromText(edge.target), attrs, edge.line);
-        }
-        edge = null;
-        attrs = {};
       }
     },
     text(t) {
       if (textTarget) text += t;
     },
-  });
+  };
+  try {
+    scanXml(source, handlers);
+  } catch (err) {
+    if (!(err instanceof XmlScanError)) throw err;
+    if (err.message.includes('DOCTYPE')) throw unreadable(`${label} line ${err.line}`, err.message);
+    throw unreadable(`${label} line ${err.line}, column ${err.column}`, `not well-formed XML: ${err.message}`);
+  }
   if (!sawRoot) throw unreadable(label, 'not a GEXF file (no <gexf> element)');
   const networkJSON = builder.finish(false);
   problems.throwIfAny('the GEXF file has problems');

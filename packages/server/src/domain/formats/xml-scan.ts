@@ -28,9 +28,10 @@ export class XmlScanError extends Error {
 export interface ScanHandlers {
   /**
    * A start tag (also for `<a/>`, which is followed by `close`). `attrs` holds name/value pairs flat —
-   * `[name0, value0, name1, value1, …]`, values decoded — and is reused: copy what you keep.
+   * `[name0, value0, name1, value1, …]`, values decoded — and is reused: copy what you keep. `at` is
+   * the offset of the tag's `<` (lineAt turns it into a line number).
    */
-  open(name: string, attrs: readonly string[]): void;
+  open(name: string, attrs: readonly string[], at: number): void;
   close(name: string): void;
   /** Character data (text and CDATA) inside the root element, decoded; may arrive in several pieces. */
   text(text: string): void;
@@ -46,6 +47,28 @@ export function localPart(name: string): string {
 export function attr(attrs: readonly string[], name: string): string | undefined {
   for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === name) return attrs[i + 1];
   return undefined;
+}
+
+/**
+ * Offset → 1-based line number of a document; the index of line starts is built on the first question
+ * (a file read without problems never needs one).
+ */
+export function lineIndex(s: string): (offset: number) => number {
+  let starts: number[] | undefined;
+  return (offset) => {
+    if (!starts) {
+      starts = [0];
+      for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
 }
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
@@ -205,7 +228,7 @@ export function scanXml(s: string, h: ScanHandlers): void {
       }
       sawRoot = true;
       if (!selfClosing) stack.push(name);
-      h.open(name, attrs);
+      h.open(name, attrs, lt);
       if (selfClosing) h.close(name);
       i = p;
     }
