@@ -14,6 +14,7 @@ export const APP_PATHS = {
   explore: '/networks/:id/explore',
   discover: '/discover',
   discoverExplore: '/discover/:id/explore',
+  jobs: '/jobs',
   credentials: '/credentials',
   account: '/account',
   organization: '/organization',

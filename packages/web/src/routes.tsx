@@ -49,6 +49,7 @@ export const routes: AppRoute[] = [
   { path: APP_PATHS.explore, access: 'user', title: 'Explore', ...page(() => import('./pages/explore.tsx')), fullBleed: true },
   { path: APP_PATHS.discover, access: 'public', title: 'Discover', ...page(() => import('./pages/discover.tsx')), nav: { label: 'Discover', order: 20 } },
   { path: APP_PATHS.discoverExplore, access: 'public', title: 'Explore', ...page(() => import('./pages/explore.tsx')), fullBleed: true },
+  { path: APP_PATHS.jobs, access: 'user', title: 'Jobs', ...page(() => import('./pages/jobs.tsx')), nav: { label: 'Jobs', order: 25, visible: (s) => s !== null } },
   { path: APP_PATHS.credentials, access: 'user', title: 'API credentials', ...page(() => import('./pages/credentials.tsx')), nav: { label: 'Credentials', order: 30, visible: (s) => s !== null } },
   { path: APP_PATHS.organization, access: 'user', title: 'Organization', ...page(() => import('./pages/organization/members.tsx')), nav: { label: 'Organization', order: 35, visible: (s) => !!s?.organization } },
   { path: APP_PATHS.organizationEmbedding, access: 'user', title: 'Embedding', ...page(() => import('./pages/organization/embedding.tsx')) },

@@ -4,7 +4,7 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, setCsrfToken } from './client.ts';
-import type { Account, Credential, LinkInfo, NetworkDetail, NetworkList, PublicNetworks, Session, Share, WebSession } from './types.ts';
+import type { Account, Credential, LinkInfo, NetworkDetail, NetworkList, PublicNetworks, Session, Share, WebJob, WebJobList, WebSession } from './types.ts';
 
 export const keys = {
   session: ['session'] as const,
@@ -17,6 +17,7 @@ export const keys = {
   credentials: ['credentials'] as const,
   scopes: ['scopes'] as const,
   link: (token: string) => ['link', token] as const,
+  jobs: ['jobs'] as const,
 };
 
 /** The signed-in session, or null when signed out. */
@@ -136,4 +137,36 @@ export function useWebSessions() {
 
 export function useLink(token: string) {
   return useQuery({ queryKey: keys.link(token), queryFn: ({ signal }) => api.get<LinkInfo>(`/app/api/links/${encodeURIComponent(token)}`, signal), retry: false });
+}
+
+/** How often the jobs are read again while one of them is queued or running (else every 10 s: jobs also start elsewhere). */
+export const JOB_POLL_MS = 1000;
+const JOB_IDLE_POLL_MS = 10_000;
+
+const active = (j: WebJob) => j.status === 'queued' || j.status === 'running';
+
+/** Your metric jobs, newest first; read again every second while something runs, every 10 s otherwise. */
+export function useJobs() {
+  return useQuery({
+    queryKey: keys.jobs,
+    queryFn: ({ signal }) => api.get<WebJobList>('/app/api/jobs?limit=100', signal),
+    refetchInterval: (q) => (q.state.data?.jobs.some(active) ? JOB_POLL_MS : JOB_IDLE_POLL_MS),
+  });
+}
+
+export function useCancelJob() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.del<WebJob>(`/app/api/jobs/${encodeURIComponent(id)}`),
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.jobs }),
+  });
+}
+
+/** Runs a metric on a network as a job (202); the jobs list is read again at once. */
+export function useStartMetricJob(networkId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (metricId: string) => api.post<WebJob>(`/app/api/networks/${encodeURIComponent(networkId)}/metrics/${encodeURIComponent(metricId)}`, {}),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.jobs }),
+  });
 }

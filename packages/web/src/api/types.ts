@@ -131,3 +131,31 @@ export const TEMPLATE_FORMATS = [
   { id: 'json', label: 'JSON' },
   { id: 'csv', label: 'CSV' },
 ] as const;
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** A metric job as `/app/api/jobs` lists it (docs/jobs.md), with its network's name. */
+export interface WebJob {
+  jobId: string;
+  status: JobStatus;
+  /** 0..1, never decreases. */
+  progress: number;
+  /** Estimated seconds left; null until there is progress. */
+  etaSeconds: number | null;
+  metric?: string;
+  metrics: { metric: string; parameters: Record<string, unknown> }[];
+  batch: boolean;
+  networkId?: string;
+  networkName: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error?: { code: string; detail: string; message: string };
+}
+
+export interface WebJobList {
+  jobs: WebJob[];
+  total: number;
+  limit: number;
+  offset: number;
+}

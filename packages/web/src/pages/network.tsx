@@ -1,11 +1,13 @@
 /**
  * `/networks/:id`: everything about one network — metadata, counts, owner, dates, views; edit (owner and
  * editors), share by e-mail with View/Edit and remove shares, delete (owner; confirmed), download in each
- * export format, and Explore.
+ * export format, Explore, and metrics run as jobs (progress here and on the Jobs page).
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useDeleteNetwork, useNetwork, useShare, useUpdateNetwork } from '../api/queries.ts';
+import { useCancelJob, useDeleteNetwork, useJobs, useNetwork, useShare, useStartMetricJob, useUpdateNetwork } from '../api/queries.ts';
+import { RUNNABLE_METRICS } from '../api/metrics.ts';
+import { JobProgress, JobStatusBadge, jobTitle, useFinishedToasts } from '../components/job-progress.tsx';
 import { errorText } from '../api/client.ts';
 import { EXPORT_FORMATS, type NetworkDetail, type Share } from '../api/types.ts';
 import { APP_PATHS, pathTo } from '../paths.ts';
@@ -70,6 +72,7 @@ export default function NetworkPage() {
               ))}
             </div>
           </section>
+          <MetricJobs network={n} canEdit={canEdit} />
           {isOwner && <Shares network={n} />}
         </div>
       </div>
@@ -199,6 +202,52 @@ function Shares({ network: n }: { network: NetworkDetail }) {
       >
         <p><strong>{removing?.email}</strong> will no longer see this network.</p>
       </Confirm>
+    </section>
+  );
+}
+
+/** Run a metric on this network as a job; this network's latest jobs with their progress; a link to all jobs. */
+function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: boolean }) {
+  const offered = RUNNABLE_METRICS.filter((m) => canEdit || m.kind === 'network');
+  const [metric, setMetric] = useState(offered[0]?.id ?? '');
+  const start = useStartMetricJob(n._id);
+  const cancel = useCancelJob();
+  const { data } = useJobs();
+  const toast = useToast();
+  const mine = (data?.jobs ?? []).filter((j) => j.networkId === n._id).slice(0, 3);
+  useFinishedToasts(data?.jobs);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    start.mutate(metric, { onSuccess: (j) => toast.info(`${jobTitle(j)} started; follow it here or on the Jobs page.`) });
+  };
+  return (
+    <section className="card" aria-labelledby="metrics-h" data-testid="metric-jobs">
+      <h2 id="metrics-h">Metrics</h2>
+      <p className="muted">
+        Computed in the background as a job: leave the page if you like.{' '}
+        {canEdit ? 'Node metrics write their values onto the nodes (a new version of the network).' : 'Node metrics write onto the network, which needs Edit access; open Explore to compute them for yourself.'}
+      </p>
+      <form className="metric-form" onSubmit={submit}>
+        <Select label="Metric" name="metric" value={metric} onChange={(e) => setMetric(e.target.value)}>
+          {offered.map((m) => <option key={m.id} value={m.id}>{m.title}{m.kind === 'network' ? ' (one number)' : ''}</option>)}
+        </Select>
+        <Button type="submit" variant="primary" busy={start.isPending}>Run as a job</Button>
+      </form>
+      <ErrorNotice error={start.error} />
+      {mine.length > 0 && (
+        <ul className="job-list" aria-label="Latest jobs on this network">
+          {mine.map((j) => (
+            <li key={j.jobId} data-job={j.jobId} data-status={j.status}>
+              <span className="job-list-head"><strong>{jobTitle(j)}</strong> <JobStatusBadge job={j} /></span>
+              <JobProgress job={j} />
+              {(j.status === 'queued' || j.status === 'running') && (
+                <Button variant="ghost" aria-label={`Cancel ${jobTitle(j)}`} onClick={() => cancel.mutate(j.jobId, { onSuccess: () => toast.success(`Cancelled ${jobTitle(j)}.`), onError: (err) => toast.error(errorText(err)) })}>Cancel</Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p><Link to={APP_PATHS.jobs}>All your jobs</Link></p>
     </section>
   );
 }

@@ -14,6 +14,7 @@ import { webExploreRoutes } from './explore.ts';
 import { organizationMemberRoutes } from './organization-members.ts';
 import { embeddingConsoleRoutes } from './embedding.ts';
 import { webNetworkRoutes } from './networks.ts';
+import { webJobRoutes } from './jobs.ts';
 
 export async function webRoutes(app: FastifyInstance, opts: { ctx: EmbedContext }): Promise<void> {
   const deps: SignInDeps = { db: app.database.db, config: app.config.web, state: opts.ctx.state, now: () => app.now() };
@@ -25,5 +26,6 @@ export async function webRoutes(app: FastifyInstance, opts: { ctx: EmbedContext 
   webExploreRoutes(app, opts.ctx);
   organizationMemberRoutes(app, opts.ctx);
   embeddingConsoleRoutes(app, opts.ctx);
+  webJobRoutes(app);
   await app.register(webNetworkRoutes);
 }

@@ -1,0 +1,67 @@
+/**
+ * The web app's metric jobs (docs/web-app.md "Metric jobs"), web session only:
+ *   GET    /app/api/jobs?limit&offset                 your jobs, newest first, with their networks' names
+ *   DELETE /app/api/jobs/:id                          cancel (frees the worker); a finished job as it is
+ *   POST   /app/api/networks/:id/metrics/:metricId    run a metric on the network as a job → 202
+ * Thin: schema → domain/web-jobs.ts (the public API's job commands with the session's principal).
+ */
+import type { FastifyInstance } from 'fastify';
+import { DomainError } from '../../domain/errors.ts';
+import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../../domain/web-jobs.ts';
+import { requireWeb } from '../../http/web-session.ts';
+import { presentJob } from '../../presenters/job.ts';
+import { WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams } from '../../schemas/web-jobs.ts';
+import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
+import { jobDeps } from '../jobs.ts';
+
+function present(w: WebJob) {
+  return { ...presentJob(w.job, { withResult: false }), networkName: w.networkName };
+}
+
+export function webJobRoutes(app: FastifyInstance): void {
+  const base = { tags: [WebTag], security: cookieSecurity };
+  const web = { web: true };
+
+  app.get(
+    '/app/api/jobs',
+    { config: web, schema: { ...base, summary: 'Your metric jobs, newest first: status, progress, ETA, network', querystring: WebJobListQuery, response: { 200: WebJobListSchema, ...webProblems(400, 401, 403, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      const q = request.query as { limit?: string; offset?: string };
+      const limit = q.limit === undefined ? 50 : Number(q.limit);
+      const offset = q.offset === undefined ? 0 : Number(q.offset);
+      if (limit < 1 || limit > 200) throw new DomainError('INVALID_ARGS', 'query.limit: must be 1 to 200', [{ path: '/query/limit', message: 'must be 1 to 200' }]);
+      const { jobs, total } = await listWebJobs(app.database.db, w.principal, limit, offset);
+      return { jobs: jobs.map(present), total, limit, offset };
+    },
+  );
+
+  app.delete(
+    '/app/api/jobs/:id',
+    { config: web, schema: { ...base, summary: 'Cancel one of your metric jobs (frees its worker); a finished job is answered as it is', params: WebJobIdParams, response: { 200: WebJobSchema, ...webProblems(401, 403, 404, 429) } } },
+    async (request) => {
+      const w = requireWeb(request);
+      return present(await cancelWebJob(jobDeps(app), w.principal, (request.params as { id: string }).id));
+    },
+  );
+
+  app.post(
+    '/app/api/networks/:id/metrics/:metricId',
+    {
+      config: web,
+      schema: {
+        ...base,
+        summary: 'Run a metric on the network as a job (node values are written to it when it succeeds; edit access)',
+        params: WebMetricJobParams,
+        body: WebMetricJobBody,
+        response: { 202: WebJobSchema, ...webProblems(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const w = requireWeb(request);
+      const { id, metricId } = request.params as { id: string; metricId: string };
+      const job = await startWebMetricJob({ ...jobDeps(app), log: request.log }, w.principal, id, metricId, (request.body ?? {}) as Record<string, unknown>);
+      return reply.code(202).send(present(job));
+    },
+  );
+}

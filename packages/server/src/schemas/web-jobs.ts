@@ -1,0 +1,29 @@
+/**
+ * Wire shapes of the web app's metric jobs (docs/web-app.md "Metric jobs"): the public API's job
+ * (schemas/jobs.ts, without its result) with the name of its network, the list, and the body of a run.
+ */
+import { Type } from 'typebox';
+import { ref } from './ref.ts';
+import { JobSchema } from './jobs.ts';
+
+export const WebJobSchema = Type.Intersect(
+  [ref(JobSchema), Type.Object({ networkName: Type.Union([Type.String(), Type.Null()], { description: 'The network’s name (null with posted network JSON, or when the network was deleted).' }) })],
+  { title: 'WebJob' },
+);
+
+export const WebJobListSchema = Type.Object(
+  { jobs: Type.Array(WebJobSchema, { description: 'Newest first.' }), total: Type.Integer({ minimum: 0 }), limit: Type.Integer(), offset: Type.Integer() },
+  { title: 'WebJobList', additionalProperties: false },
+);
+
+export const WebJobListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' })),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$', description: '0 or more, default 0' })),
+  },
+  { title: 'WebJobListQuery', additionalProperties: false },
+);
+
+export const WebJobIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { title: 'WebJobIdParams' });
+export const WebMetricJobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), metricId: Type.String({ minLength: 1, maxLength: 100 }) }, { title: 'WebMetricJobParams' });
+export const WebMetricJobBody = Type.Record(Type.String(), Type.Unknown(), { description: "The metric's own parameters (docs/metrics.md); {} for its defaults." });

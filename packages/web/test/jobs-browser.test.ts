@@ -1,0 +1,128 @@
+// Metric jobs in the web application, in Chromium (docs/web-app.md "Metric jobs"; issue 13 item 4): from a
+// network's page exact betweenness on an undirected BA(10000, 3) runs as a job (one metric thread, so it
+// runs for many seconds); the Jobs page shows it with its network, a progress bar whose value rises and
+// the time left, passes axe and fits a 390-px phone; Cancel (keyboard) makes the job `cancelled` through
+// the public API; a quick PageRank then finishes while the page watches (status Done, a toast).
+// Screenshots are written to NETLOOM_SCREENSHOT_DIR when it is set.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startWebEnv, signIn, axe, horizontalOverflow, keepShot, skipBrowser, type WebEnv } from './helpers/web-env.ts';
+
+let env: WebEnv;
+let networkId: string;
+
+/** Barabási–Albert(n, m), seeded (mulberry32). */
+function barabasiAlbert(n: number, m: number) {
+  let a = 7;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const nodes = Array.from({ length: n }, (_, i) => ({ id: i }));
+  const edges: { id: number; source: number; target: number }[] = [];
+  const ends: number[] = [];
+  for (let v = 0; v <= m; v++) for (let u = 0; u < v; u++) {
+    edges.push({ id: edges.length, source: u, target: v });
+    ends.push(u, v);
+  }
+  for (let v = m + 1; v < n; v++) {
+    const picked = new Set<number>();
+    while (picked.size < m) picked.add(ends[Math.floor(rand() * ends.length)]);
+    for (const u of picked) {
+      edges.push({ id: edges.length, source: u, target: v });
+      ends.push(u, v);
+    }
+  }
+  return { nodes, edges };
+}
+
+before(async () => {
+  if (skipBrowser) return;
+  env = await startWebEnv({ env: { NETLOOM_METRIC_WORKERS: '1' } });
+  const r = await env.api('POST', '/api/v2/networks', { name: 'Org chart BA', isDirected: false, networkJSON: barabasiAlbert(10_000, 3) });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  networkId = String(r.body._id);
+});
+after(async () => {
+  await env?.close();
+});
+
+async function fits390(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 800 });
+  const o = await horizontalOverflow(page);
+  assert.equal(o.scrollWidth, o.viewport, `${name} at 390 px: page scrolls sideways; offenders ${o.offenders.join(', ')}`);
+  assert.deepEqual(o.offenders, [], `${name} at 390 px: elements stick out`);
+  keepShot(`${name}-390`, await page.screenshot({ fullPage: true }));
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('run betweenness as a job from the network page; the Jobs page shows it rising with the time left; Cancel → cancelled; PageRank finishes while watched', { skip: skipBrowser, timeout: 240_000 }, async () => {
+  const page = await env.newPage({ width: 1280, height: 800 });
+  await signIn(page, env.base, env.owner.email, env.owner.password);
+  await page.goto(`${env.base}/networks/${networkId}`);
+  const card = page.getByTestId('metric-jobs');
+  await card.getByLabel('Metric').selectOption('betweennessCentrality');
+  await card.getByRole('button', { name: 'Run as a job' }).click();
+  const onCard = card.locator('li[data-job]');
+  await onCard.first().waitFor({ timeout: 15_000 });
+  const jobId = String(await onCard.first().getAttribute('data-job'));
+  await card.locator(`li[data-job="${jobId}"] [data-testid="job-progress"]`).waitFor({ timeout: 30_000 });
+  keepShot('network-job-1280', await page.screenshot({ fullPage: true }));
+  assert.deepEqual(await axe(page), [], 'network page with a running job: axe serious/critical violations');
+  await fits390(page, 'network-job');
+  assert.equal(await page.getByRole('link', { name: 'Jobs', exact: true }).count() > 0, true, 'Jobs in the navigation');
+
+  await card.getByRole('link', { name: 'All your jobs' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+  const row = page.locator(`tr[data-job="${jobId}"]`);
+  assert.equal(await row.locator('td[data-label="Metric"]').innerText(), 'Betweenness centrality');
+  assert.equal(await row.locator('td[data-label="Network"]').innerText(), 'Org chart BA');
+  const bar = row.getByTestId('job-progress');
+  const seen: number[] = [];
+  let eta = '';
+  const until = Date.now() + 150_000;
+  while (Date.now() < until) {
+    if ((await row.getAttribute('data-status')) !== 'running') break;
+    const value = await bar.evaluate((e) => (e as HTMLProgressElement).value).catch(() => -1);
+    if (value >= 0 && (seen.length === 0 || value !== seen[seen.length - 1])) seen.push(value);
+    const text = await row.getByTestId('job-progress-text').innerText().catch(() => '');
+    if (/^\d+\u00a0% — (about \d+ (s|min|h)|a few seconds) /.test(text) && value >= 2) eta = text;
+    if (seen.length >= 3 && eta) break;
+    await page.waitForTimeout(300);
+  }
+  assert.ok(seen.length >= 3, `the bar moved (values seen: ${seen.join(', ')})`);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1], `never goes back: ${seen.join(', ')}`);
+  assert.ok(eta, 'the time left is shown');
+  assert.equal(await row.getAttribute('data-status'), 'running', 'still running');
+  assert.deepEqual(await axe(page), [], 'Jobs page: axe serious/critical violations');
+  keepShot('jobs-running-1280', await page.screenshot({ fullPage: true }));
+  await fits390(page, 'jobs-running');
+
+  // Cancel from the keyboard
+  await row.getByRole('button', { name: /^Cancel Betweenness centrality/ }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator(`tr[data-job="${jobId}"][data-status="cancelled"]`).waitFor({ timeout: 10_000 });
+  await page.getByText('Cancelled Betweenness centrality; nothing was written.').waitFor();
+  const viaApi = await env.api('GET', `/api/v2/jobs/${jobId}`);
+  assert.equal(viaApi.status, 200, JSON.stringify(viaApi.body));
+  assert.equal(viaApi.body.status, 'cancelled');
+  keepShot('jobs-cancelled-1280', await page.screenshot({ fullPage: true }));
+
+  // a quick PageRank, started on the network page, finishes while the page watches (the worker is free again)
+  await page.goto(`${env.base}/networks/${networkId}`);
+  await card.getByLabel('Metric').selectOption('pageRank');
+  await card.getByRole('button', { name: 'Run as a job' }).click();
+  await card.locator('li[data-status="succeeded"]', { hasText: 'PageRank' }).waitFor({ timeout: 60_000 });
+  await page.getByText('PageRank on “Org chart BA” finished.').waitFor({ timeout: 10_000 });
+  keepShot('network-job-done-1280', await page.screenshot({ fullPage: true }));
+  await page.getByRole('link', { name: 'All your jobs' }).click();
+  const done = page.locator('tr[data-status="succeeded"]', { hasText: 'PageRank' });
+  await done.waitFor();
+  assert.equal(await done.locator('td[data-label="Status"]').innerText(), 'Done');
+  keepShot('jobs-done-1280', await page.screenshot({ fullPage: true }));
+  await fits390(page, 'jobs-done');
+  await page.close();
+});
