@@ -165,5 +165,25 @@ for (const dialect of TEST_DIALECTS) {
       assert.equal(afterRow.version, before.version + 1, 'written exactly once');
       assert.equal(afterRow.network_uuid, (job.result as { networkUUID: string }).networkUUID);
     });
+
+    test('cancelling a job running in a worker process stops its computation within 1 s', { skip: skip ?? false }, async () => {
+      const app = apps[apps.length - 1];
+      const alive = workers.find((w) => w.proc.exitCode === null && w.proc.signalCode === null);
+      assert.ok(alive, 'a worker process is running');
+      const res = await app.inject({ method: 'POST', url: '/api/v2/metrics/nodes/currentFlowClosenessCentrality', headers: { ...bearer(token), prefer: 'respond-async' }, payload: { networkJSON: baNetwork(4000, 4, 3), isDirected: false } });
+      assert.equal(res.statusCode, 202, res.body);
+      const { jobId } = res.json() as Job;
+      await waitJob(app, jobId, (j) => j.status === 'running');
+      await new Promise((r) => setTimeout(r, 300)); // computing on the worker's thread by now
+      const cancelledBefore = alive.log.join('').split('metric cancelled').length;
+      const t0 = Date.now();
+      const del = await app.inject({ method: 'DELETE', url: `/api/v2/jobs/${jobId}`, headers: bearer(token) });
+      assert.equal((del.json() as Job).status, 'cancelled');
+      // the worker notices at its next heartbeat (200 ms here) and terminates the thread
+      while (alive.log.join('').split('metric cancelled').length === cancelledBefore && Date.now() - t0 < 5_000) await new Promise((r) => setTimeout(r, 10));
+      const ms = Date.now() - t0;
+      assert.ok(alive.log.join('').split('metric cancelled').length > cancelledBefore, `the worker stopped the computation: ${alive.log.join('').slice(-2000)}`);
+      assert.ok(ms < 1_000, `stopped ${ms} ms after the cancel`);
+    });
   });
 }

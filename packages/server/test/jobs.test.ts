@@ -246,5 +246,37 @@ for (const dialect of DIALECTS) {
         if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
       }
     });
+
+    test('a job whose worker was lost three times fails with 503 UNAVAILABLE; a job whose queue message was lost still runs', { skip: skip ?? false }, async () => {
+      const qenv = queueEnv(dialect);
+      const t = await testApp(dialect, { NETLOOM_WORKERS: '0', NETLOOM_JOB_POLL_MS: '50', ...qenv });
+      const runner = new JobRunner({ db: t.database.db, pool: t.app.metricPool, config: t.config, concurrency: 1, log: t.app.log, queue: t.app.jobQueue });
+      try {
+        const token = await t.token((await t.user()).id);
+        const submit = async () => {
+          const res = await t.app.inject({ method: 'POST', url: '/api/v2/metrics/network/diameter', headers: { ...bearer(token), prefer: 'respond-async' }, payload: { networkJSON: baNetwork(20, 2) } });
+          assert.equal(res.statusCode, 202, res.body);
+          return (res.json() as Job).jobId;
+        };
+        const lost = await submit();
+        const orphan = await submit();
+        // `lost`: as if a third worker had claimed it and died (claims spent, lease passed)
+        await t.database.db.updateTable('metric_jobs').set({ status: 'running', attempts: 3, worker_id: 'gone:1:abc', lease_until: Date.now() - 1 }).where('id', '=', lost).execute();
+        // `orphan` (Redis only): its message vanishes, as with a Redis restarted without persistence
+        if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
+        runner.start();
+        const failed = await waitJob(t, token, lost);
+        assert.equal(failed.status, 'failed');
+        assert.equal(failed.error?.code, 'UNAVAILABLE');
+        assert.equal(failed.error?.status, 503);
+        assert.match(failed.error?.detail ?? '', /stopped \(killed or crashed\) 3 times/);
+        const ran = await waitJob(t, token, orphan);
+        assert.equal(ran.status, 'succeeded', JSON.stringify(ran.error));
+      } finally {
+        await runner.stop();
+        await t.close();
+        if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
+      }
+    });
   });
 }
