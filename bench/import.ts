@@ -5,7 +5,8 @@
 // shape): nodes with a name, a category, two numbers and x/y (GEXF: also viz size and colour), edges with
 // a weight and a category.
 // While each upload runs, /healthz is asked every 50 ms (the file is read in a worker thread, so the
-// server keeps answering): median and slowest answer.
+// server keeps answering): median and slowest answer. On Linux, also the CPU time the service used per
+// import (all its threads, from /proc): on a shared machine the best guide to a quiet machine's wall time.
 // Also, in this process, the parser alone (domain/formats read + network JSON validation) for each
 // format, to show where the time goes, with the CPU time it used (on a loaded machine wall time is
 // mostly waiting for a core).
@@ -13,7 +14,7 @@
 //   node bench/import.ts [--runs 3] [--nodes 50000] [--edges 250000] [--formats xlsx,gexf]
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, openAsBlob, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { readNetworkFile, writeNetworkFile, type FormatId } from '../packages/server/src/domain/formats/index.ts';
@@ -107,6 +108,15 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 100));
 }
 const token = /API token \(full access\): (nl_\S+)/.exec(out)![1];
+/** CPU time (ms) the service process has used, all threads (Linux /proc; NaN elsewhere). */
+const serverCpu = (): number => {
+  try {
+    const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+};
 
 const rows: string[] = [];
 try {
@@ -114,6 +124,7 @@ try {
     const file = files[f]!;
     const times: number[] = [];
     const health: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const form = new FormData();
       form.append('file', await openAsBlob(file.path), file.name);
@@ -127,15 +138,18 @@ try {
           await new Promise((r) => setTimeout(r, 50));
         }
       })();
+      const k0 = serverCpu();
       const t0 = performance.now();
       const res = await fetch(`${base}/api/v2/networks/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
       const body = (await res.json()) as { nodeCount?: number; edgeCount?: number };
       times.push(performance.now() - t0);
+      cpu.push(serverCpu() - k0);
       importing = false;
       await poller;
       if (res.status !== 200 || body.nodeCount !== N || body.edgeCount !== M) throw new Error(`${f}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     }
     rows.push(`| import ${f === 'xlsx' ? 'Excel' : 'GEXF'} ${N / 1000}k nodes / ${M / 1000}k edges (file ${(file.bytes / 1e6).toFixed(1)} MB), end to end | ${Math.round(median(times))} ms | runs ${times.map(Math.round).join(', ')} | ≤ 5000 ms |`);
+    if (cpu.every((c) => !Number.isNaN(c))) rows.push(`| server CPU per ${f === 'xlsx' ? 'Excel' : 'GEXF'} import (all threads) | ${Math.round(median(cpu))} ms | runs ${cpu.map(Math.round).join(', ')} | |`);
     rows.push(`| /healthz during the ${f === 'xlsx' ? 'Excel' : 'GEXF'} imports (${health.length} requests) | ${median(health).toFixed(1)} ms | slowest ${Math.round(Math.max(...health))} ms | |`);
   }
 } finally {

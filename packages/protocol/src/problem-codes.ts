@@ -38,7 +38,7 @@ export const PROBLEM_CODES = {
   RATE_LIMITED: { status: 429, title: 'Too many requests', when: 'Rate limit or metric queue full; with `Retry-After` seconds and `RateLimit-*` headers.' },
   CANCELLED: { status: 499, title: 'Client closed request', when: 'The client went away (closed the connection) before a synchronous metric finished: the computation is stopped and nothing is sent; the status appears in the access log only.' },
   INTERNAL: { status: 500, title: 'Internal error', when: 'A bug; the body carries the request id, never a stack trace.' },
-  UNAVAILABLE: { status: 503, title: 'Service unavailable', when: 'The database is unreachable (`/readyz`) or the server is shutting down.' },
+  UNAVAILABLE: { status: 503, title: 'Service unavailable', when: 'A service the request needs does not answer — the database (`/readyz`), Redis (rate limits, embedding state, the job queue; with `Retry-After` seconds) — or the server is shutting down; also a job whose worker was lost three times.' },
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

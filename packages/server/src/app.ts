@@ -9,6 +9,7 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
+import { FAIL_FAST, redisReady } from './store/redis.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './store/db.ts';
@@ -124,8 +125,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   if (!deps.database) await migrate(database.db);
   // One Redis connection (when REDIS_URL is set) for everything that shares state through Redis: request
   // rate limits and the embedding state; every key starts with NETLOOM_REDIS_PREFIX (docs/operations.md).
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
-  redis?.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis connection error'));
+  // It fails fast (no offline queue, 2 s command timeout): while Redis is down requests that need it
+  // answer 503 with Retry-After at once instead of waiting for a reconnect (the problem handler), and it
+  // reconnects by itself when Redis is back.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { ...FAIL_FAST, lazyConnect: false }) : null;
+  let redisErrorLogged = 0;
+  redis?.on('error', (err) => {
+    // a reconnect loop repeats its error every attempt: one line per 10 s
+    if (Date.now() - redisErrorLogged < 10_000) return;
+    redisErrorLogged = Date.now();
+    app.log.warn({ err: { message: err.message } }, 'redis connection error');
+  });
+  // the first requests find it connected (if Redis answers within 2 s; /readyz says when it does not)
+  if (redis) await redisReady(redis, 2_000);
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('redis', redis);

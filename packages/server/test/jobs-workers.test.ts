@@ -1,7 +1,8 @@
 // `netloom worker` processes sharing one database (docs/jobs.md): two workers both take shards of one job
 // and the merged result equals the single-process one; a job survives the API process being replaced; a
 // worker SIGKILLed mid-shard → the shard is retried by the other worker, the job succeeds and its
-// attributes are written once.
+// attributes are written once. SQLite with the table queue; PostgreSQL with BullMQ on Redis (the API and
+// both workers share a key prefix of their own).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,6 +15,9 @@ import { createToken } from '../src/domain/credentials/tokens.ts';
 import { openTestDatabase, postgresUnavailable, TEST_DIALECTS, type TestDatabase } from './helpers/db.ts';
 import { bearer } from './helpers/app.ts';
 import { baNetwork } from './helpers/graphs.ts';
+import { deleteRedisKeys, queueEnv, redisUnavailable } from './helpers/redis.ts';
+
+const pgRedisSkip = TEST_DIALECTS.includes('postgres') ? ((await postgresUnavailable()) ?? (await redisUnavailable())) : null;
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
@@ -58,14 +62,16 @@ async function stopWorker(w: Worker): Promise<void> {
 
 for (const dialect of TEST_DIALECTS) {
   describe(`netloom worker processes (${dialect})`, async () => {
-    const skip = dialect === 'postgres' ? await postgresUnavailable() : null;
+    const skip = dialect === 'postgres' ? pgRedisSkip : null;
+    const env: Record<string, string> = { ...JOB_ENV, ...queueEnv(dialect) };
     let tdb: TestDatabase;
     let token: string;
     const workers: Worker[] = [];
     const apps: FastifyInstance[] = [];
 
     async function api(): Promise<FastifyInstance> {
-      const app = await buildApp(loadConfig({ ...tdb.env, ...JOB_ENV, NETLOOM_WORKERS: '0' }), { database: tdb.handle, logger: false });
+      const app = await buildApp(loadConfig({ ...tdb.env, ...env, NETLOOM_WORKERS: '0' }), { database: tdb.handle, logger: false });
+      assert.equal(app.jobQueue === null, dialect === 'sqlite');
       await app.ready();
       apps.push(app);
       return app;
@@ -85,7 +91,7 @@ for (const dialect of TEST_DIALECTS) {
 
     before(async () => {
       if (skip) return;
-      tdb = await openTestDatabase(dialect, JOB_ENV);
+      tdb = await openTestDatabase(dialect, env);
       const user = await createUser(tdb.db, { email: `w${Date.now()}@example.com`, name: 'W', plan: 'enterprise', password: 'correct horse battery staple' });
       token = (await createToken(tdb.db, { userId: user.id, orgId: null, scopes: null })).token;
     });
@@ -94,6 +100,7 @@ for (const dialect of TEST_DIALECTS) {
       await Promise.all(workers.map(stopWorker));
       for (const app of apps) await app.close();
       await tdb.close();
+      if (env.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(env.NETLOOM_REDIS_PREFIX);
     });
 
     test('two workers share one job’s shards; the merged result equals the single-process one; the job survives the API process being replaced', { skip: skip ?? false }, async () => {
@@ -109,8 +116,9 @@ for (const dialect of TEST_DIALECTS) {
       const { jobId } = res.json() as Job;
       // the API process goes away; the job waits in the database
       await app1.close();
-      workers.push(startWorker({ ...tdb.env, ...JOB_ENV }), startWorker({ ...tdb.env, ...JOB_ENV }));
+      workers.push(startWorker({ ...tdb.env, ...env }), startWorker({ ...tdb.env, ...env }));
       await Promise.all(workers.map(untilStarted));
+      for (const w of workers) assert.match(w.log.join(''), dialect === 'postgres' ? /"queue":"redis"/ : /"queue":"table"/);
       const app2 = await api();
       const job = await waitJob(app2, jobId, (j) => ['succeeded', 'failed', 'cancelled'].includes(j.status));
       assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
@@ -156,6 +164,26 @@ for (const dialect of TEST_DIALECTS) {
       const afterRow = await tdb.db.selectFrom('networks').select(['version', 'network_uuid']).where('id', '=', networkId).executeTakeFirstOrThrow();
       assert.equal(afterRow.version, before.version + 1, 'written exactly once');
       assert.equal(afterRow.network_uuid, (job.result as { networkUUID: string }).networkUUID);
+    });
+
+    test('cancelling a job running in a worker process stops its computation within 1 s', { skip: skip ?? false }, async () => {
+      const app = apps[apps.length - 1];
+      const alive = workers.find((w) => w.proc.exitCode === null && w.proc.signalCode === null);
+      assert.ok(alive, 'a worker process is running');
+      const res = await app.inject({ method: 'POST', url: '/api/v2/metrics/nodes/currentFlowClosenessCentrality', headers: { ...bearer(token), prefer: 'respond-async' }, payload: { networkJSON: baNetwork(4000, 4, 3), isDirected: false } });
+      assert.equal(res.statusCode, 202, res.body);
+      const { jobId } = res.json() as Job;
+      await waitJob(app, jobId, (j) => j.status === 'running');
+      await new Promise((r) => setTimeout(r, 300)); // computing on the worker's thread by now
+      const cancelledBefore = alive.log.join('').split('metric cancelled').length;
+      const t0 = Date.now();
+      const del = await app.inject({ method: 'DELETE', url: `/api/v2/jobs/${jobId}`, headers: bearer(token) });
+      assert.equal((del.json() as Job).status, 'cancelled');
+      // the worker notices at its next heartbeat (200 ms here) and terminates the thread
+      while (alive.log.join('').split('metric cancelled').length === cancelledBefore && Date.now() - t0 < 5_000) await new Promise((r) => setTimeout(r, 10));
+      const ms = Date.now() - t0;
+      assert.ok(alive.log.join('').split('metric cancelled').length > cancelledBefore, `the worker stopped the computation: ${alive.log.join('').slice(-2000)}`);
+      assert.ok(ms < 1_000, `stopped ${ms} ms after the cancel`);
     });
   });
 }

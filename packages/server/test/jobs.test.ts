@@ -1,9 +1,12 @@
 // Metric jobs through the real HTTP stack (docs/jobs.md): Prefer: respond-async, batch, the job
 // resource, tenancy, shards merged exactly, write-back once and only onto an unchanged network, cancel.
+// Twice: SQLite with the table queue, PostgreSQL with BullMQ on Redis (its own key prefix per run).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
 import { postgresUnavailable } from './helpers/db.ts';
+import { deleteRedisKeys, queueEnv, redisUnavailable, REDIS_URL } from './helpers/redis.ts';
+import { Redis } from 'ioredis';
 import { JobRunner } from '../src/domain/job-runner.ts';
 import { baNetwork, type Net } from './helpers/graphs.ts';
 
@@ -29,20 +32,27 @@ function closeValues(a: Record<string, Record<string, number>>, b: Record<string
   }
 }
 
+// PostgreSQL runs with Redis (BullMQ); either missing skips that half
+const pgRedisSkip = DIALECTS.includes('postgres') ? ((await postgresUnavailable()) ?? (await redisUnavailable())) : null;
+
 for (const dialect of DIALECTS) {
   describe(`metric jobs (${dialect})`, async () => {
-    const skip = dialect === 'postgres' ? await postgresUnavailable() : null;
+    const skip = dialect === 'postgres' ? pgRedisSkip : null;
+    const qenv = queueEnv(dialect);
     let t: TestApp;
     let token: string;
     let userId: string;
     before(async () => {
       if (skip) return;
-      t = await testApp(dialect, { NETLOOM_JOB_SHARD_MIN_NODES: '60', NETLOOM_JOB_SHARD_SOURCES: '25', NETLOOM_JOB_POLL_MS: '50', NETLOOM_METRIC_WORKERS: '2', NETLOOM_WORKERS: '2' });
+      t = await testApp(dialect, { NETLOOM_JOB_SHARD_MIN_NODES: '60', NETLOOM_JOB_SHARD_SOURCES: '25', NETLOOM_JOB_POLL_MS: '50', NETLOOM_METRIC_WORKERS: '2', NETLOOM_WORKERS: '2', ...qenv });
+      assert.equal(t.app.jobQueue === null, dialect === 'sqlite', 'PostgreSQL runs on BullMQ, SQLite on the table queue');
       userId = (await t.user()).id;
       token = await t.token(userId);
     });
     after(async () => {
-      if (!skip) await t.close();
+      if (skip) return;
+      await t.close();
+      if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
     });
 
     test('Prefer: respond-async → 202, Location, the job; its result is the synchronous answer', { skip: skip ?? false }, async () => {
@@ -193,9 +203,10 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`metric jobs without API workers (${dialect})`, async () => {
-    const skip = dialect === 'postgres' ? await postgresUnavailable() : null;
+    const skip = dialect === 'postgres' ? pgRedisSkip : null;
     test('a queued job waits for a worker; a network changed meanwhile → CONFLICT, nothing written', { skip: skip ?? false }, async () => {
-      const t = await testApp(dialect, { NETLOOM_WORKERS: '0', NETLOOM_JOB_POLL_MS: '50' });
+      const qenv = queueEnv(dialect);
+      const t = await testApp(dialect, { NETLOOM_WORKERS: '0', NETLOOM_JOB_POLL_MS: '50', ...qenv });
       try {
         assert.equal(t.app.jobRunner, null);
         const token = await t.token((await t.user()).id);
@@ -205,8 +216,17 @@ for (const dialect of DIALECTS) {
         const stale = await t.app.inject({ method: 'POST', url: '/api/v2/metrics/nodes/pageRank', headers: { ...bearer(token), prefer: 'respond-async' }, payload: { networkId } });
         await new Promise((r) => setTimeout(r, 200));
         assert.equal(((await t.app.inject({ method: 'GET', url: `/api/v2/jobs/${(ok.json() as Job).jobId}`, headers: bearer(token) })).json() as Job).status, 'queued');
+        if (qenv.NETLOOM_REDIS_PREFIX) {
+          // with Redis the job waits as a BullMQ message named after its row
+          const r = new Redis(REDIS_URL);
+          try {
+            assert.equal(await r.exists(`${qenv.NETLOOM_REDIS_PREFIX}bull:metric-jobs:${(ok.json() as Job).jobId}-run`), 1);
+          } finally {
+            r.disconnect();
+          }
+        }
         // a worker (as `netloom worker` runs it) picks the jobs up: the first changes the network, so the second conflicts
-        const runner = new JobRunner({ db: t.database.db, pool: t.app.metricPool, config: t.config, concurrency: 1, log: t.app.log });
+        const runner = new JobRunner({ db: t.database.db, pool: t.app.metricPool, config: t.config, concurrency: 1, log: t.app.log, queue: t.app.jobQueue });
         runner.start();
         try {
           const first = await waitJob(t, token, (ok.json() as Job).jobId);
@@ -223,6 +243,39 @@ for (const dialect of DIALECTS) {
         }
       } finally {
         await t.close();
+        if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
+      }
+    });
+
+    test('a job whose worker was lost three times fails with 503 UNAVAILABLE; a job whose queue message was lost still runs', { skip: skip ?? false }, async () => {
+      const qenv = queueEnv(dialect);
+      const t = await testApp(dialect, { NETLOOM_WORKERS: '0', NETLOOM_JOB_POLL_MS: '50', ...qenv });
+      const runner = new JobRunner({ db: t.database.db, pool: t.app.metricPool, config: t.config, concurrency: 1, log: t.app.log, queue: t.app.jobQueue });
+      try {
+        const token = await t.token((await t.user()).id);
+        const submit = async () => {
+          const res = await t.app.inject({ method: 'POST', url: '/api/v2/metrics/network/diameter', headers: { ...bearer(token), prefer: 'respond-async' }, payload: { networkJSON: baNetwork(20, 2) } });
+          assert.equal(res.statusCode, 202, res.body);
+          return (res.json() as Job).jobId;
+        };
+        const lost = await submit();
+        const orphan = await submit();
+        // `lost`: as if a third worker had claimed it and died (claims spent, lease passed)
+        await t.database.db.updateTable('metric_jobs').set({ status: 'running', attempts: 3, worker_id: 'gone:1:abc', lease_until: Date.now() - 1 }).where('id', '=', lost).execute();
+        // `orphan` (Redis only): its message vanishes, as with a Redis restarted without persistence
+        if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
+        runner.start();
+        const failed = await waitJob(t, token, lost);
+        assert.equal(failed.status, 'failed');
+        assert.equal(failed.error?.code, 'UNAVAILABLE');
+        assert.equal(failed.error?.status, 503);
+        assert.match(failed.error?.detail ?? '', /stopped \(killed or crashed\) 3 times/);
+        const ran = await waitJob(t, token, orphan);
+        assert.equal(ran.status, 'succeeded', JSON.stringify(ran.error));
+      } finally {
+        await runner.stop();
+        await t.close();
+        if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
       }
     });
   });

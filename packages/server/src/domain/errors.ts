@@ -54,6 +54,25 @@ export class DomainError extends Error {
   }
 }
 
+/** Seconds a client is told to wait (`Retry-After`) when Redis or the job queue does not answer. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/** 503 UNAVAILABLE with `Retry-After`: a service the request needs (Redis, the job queue) did not answer in time. */
+export function serviceUnavailable(detail: string): DomainError & { headers: Record<string, string> } {
+  return Object.assign(new DomainError('UNAVAILABLE', detail), { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) } });
+}
+
+/**
+ * Whether an error means Redis did not answer (ioredis, with the service's fail-fast options): no
+ * connection and no offline queue, the connection closed, a command timed out, or its retries spent.
+ * Such errors are 503 UNAVAILABLE with Retry-After, never 500 (docs/operations.md, "Redis outage").
+ */
+export function isRedisUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'MaxRetriesPerRequestError') return true;
+  return /^(Stream isn't writeable and enableOfflineQueue options is false|Connection is closed\.|Command timed out)$/.test(err.message);
+}
+
 export function isDomainError(err: unknown): err is DomainError {
   return err instanceof DomainError;
 }

@@ -1,8 +1,11 @@
 /**
- * The job worker (docs/jobs.md): claims job and shard rows from the queue table, runs them on this
+ * The job worker (docs/jobs.md): claims job and shard rows of the `metric_jobs` table, runs them on this
  * process's metric pool and records what came out. Runs inside the API process (NETLOOM_WORKERS slots,
  * default 1) and in `netloom worker` processes, on any number of machines sharing the database.
  *
+ * - Which row next: without Redis it polls the table (`claimNext`); with REDIS_URL a BullMQ message names
+ *   the row (`handle`), and every maintenance pass re-adds the messages of claimable rows (`reconcile`,
+ *   idempotent). Claims, leases, retries and results are the table's in both cases.
  * - Claim with a lease (`leaseMs`), renewed every `heartbeatMs` together with progress and ETA. A renewal
  *   that finds the row no longer ours (cancelled, or taken over after our lease lapsed) aborts the run:
  *   the pool terminates the worker thread at once. A dead worker's row is claimed again by another
@@ -25,7 +28,9 @@ import type { Config } from '../config.ts';
 import type { Database } from '../store/schema.ts';
 import { updateNetworkIf } from '../store/networks.ts';
 import {
+  claimableRows,
   claimNext,
+  claimRow,
   endJob,
   exhaustedRows,
   failShard,
@@ -45,6 +50,7 @@ import { loadStoredNetwork, mapComputeError, MetricCancelled, metricById, type M
 import { addPartials, decodePartials, encodePartials, gunzipBytes, gzipBytes, problemOf } from './job-codec.ts';
 import { trackLocalRun } from './job-registry.ts';
 import type { JobMetric } from './jobs.ts';
+import type { HandlerOutcome, QueueMessage, RedisJobQueue } from '../store/job-queue-redis.ts';
 
 /** A job or shard is claimed at most this often (once plus two retries). */
 export const MAX_CLAIMS = 3;
@@ -58,7 +64,12 @@ export interface JobRunnerOptions {
   log: Pick<MetricRunDeps, 'log'>['log'] & { warn(obj: Record<string, unknown>, msg: string): void; error(obj: Record<string, unknown>, msg: string): void };
   /** This worker's name in shard records (default `<host>:<pid>:<random>`). */
   workerId?: string;
+  /** The Redis queue (BullMQ) when REDIS_URL is set: rows are taken from its messages instead of by polling the table. */
+  queue?: RedisJobQueue | null;
 }
+
+/** How a run ended for the queue: finished (whatever the outcome), or given back (stopping, pool full). */
+type RunEnd = 'done' | 'released';
 
 /** The row is no longer ours (cancelled or taken over): stop quietly, record nothing. */
 class LeaseLost extends Error {
@@ -86,6 +97,7 @@ export class JobRunner {
   private loopDone: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private lastMaintenance = 0;
+  private consumer: { close(): Promise<void> } | null = null;
 
   constructor(opts: JobRunnerOptions) {
     this.opts = opts;
@@ -99,6 +111,8 @@ export class JobRunner {
 
   start(): void {
     if (this.loopDone) return;
+    const queue = this.opts.queue;
+    if (queue) this.consumer = queue.consume(this.opts.concurrency, this.opts.config.jobs.leaseMs, (m) => this.handle(m));
     this.loopDone = this.loop();
   }
 
@@ -115,8 +129,29 @@ export class JobRunner {
     this.stopping = true;
     this.wake();
     for (const c of this.active.values()) c.abort();
+    // the BullMQ worker waits for its handlers, which give their rows (and messages) back
+    await this.consumer?.close();
     await this.loopDone;
     while (this.active.size > 0) await sleep(10);
+  }
+
+  /**
+   * A message of the Redis queue: claim its row (waiting out the lease of a worker that BullMQ found
+   * stalled but whose lease in the database has not passed yet) and run it.
+   */
+  private async handle(m: QueueMessage): Promise<HandlerOutcome> {
+    const { db, config } = this.opts;
+    const giveUpAt = Date.now() + 2 * config.jobs.leaseMs + config.jobs.heartbeatMs;
+    for (;;) {
+      if (this.stopping) return { againInMs: 0 };
+      const row = await claimRow(db, m.rowId, this.workerId, Date.now(), config.jobs.leaseMs, MAX_CLAIMS);
+      if (row) return (await this.runRow(row)) === 'released' ? { againInMs: this.stopping ? 0 : config.jobs.pollMs } : 'done';
+      const cur = await getJobRow(db, m.rowId);
+      const held = cur && cur.runnable === 1 && (cur.status === 'queued' || cur.status === 'running') && cur.attempts < MAX_CLAIMS && cur.lease_until !== null && cur.lease_until >= Date.now();
+      // finished, cancelled, out of claims (the maintenance fails it), or held by a live worker: nothing to do here
+      if (!held || Date.now() > giveUpAt) return 'done';
+      await sleep(Math.min(Math.max(10, (cur.lease_until as number) - Date.now() + 1), config.jobs.heartbeatMs));
+    }
   }
 
   private async loop(): Promise<void> {
@@ -127,7 +162,7 @@ export class JobRunner {
           this.lastMaintenance = Date.now();
           await this.maintenance();
         }
-        if (this.active.size < this.opts.concurrency) {
+        if (!this.opts.queue && this.active.size < this.opts.concurrency) {
           const row = await claimNext(this.opts.db, this.workerId, Date.now(), jobs.leaseMs, MAX_CLAIMS);
           if (row) {
             void this.runRow(row);
@@ -167,9 +202,24 @@ export class JobRunner {
     }
     const pruned = await pruneExpired(db, now);
     if (pruned > 0) this.opts.log?.info({ pruned }, 'expired jobs pruned');
+    if (this.opts.queue) await this.reconcile(this.opts.queue, now);
   }
 
-  private async runRow(row: JobRow): Promise<void> {
+  /**
+   * Every claimable row has a message in the Redis queue: adds them again (a no-op for those queued or
+   * running). Covers a message lost with Redis (restarted without persistence, flushed) or never added
+   * (Redis was down when a job was split).
+   */
+  private async reconcile(queue: RedisJobQueue, now: number): Promise<void> {
+    const rows = await claimableRows(this.opts.db, now, MAX_CLAIMS, 200);
+    try {
+      for (const r of rows) await queue.add({ rowId: r.id, phase: r.phase === 'merge' ? 'merge' : 'run' });
+    } catch (err) {
+      this.opts.log?.warn({ err: String(err), workerId: this.workerId }, 'job queue: Redis unreachable; queued rows are added again when it answers');
+    }
+  }
+
+  private async runRow(row: JobRow): Promise<RunEnd> {
     const { db, config } = this.opts;
     const controller = new AbortController();
     this.active.set(row.id, controller);
@@ -197,8 +247,9 @@ export class JobRunner {
       if (row.parent_id) await this.runShard(row, controller.signal, setProgress);
       else if (row.phase === 'merge') await this.runMerge(row, controller.signal);
       else await this.runJob(row, controller.signal, setProgress);
+      return 'done';
     } catch (err) {
-      await this.settleError(row, err, controller.signal);
+      return await this.settleError(row, err, controller.signal);
     } finally {
       clearInterval(heartbeat);
       untrack();
@@ -207,17 +258,18 @@ export class JobRunner {
     }
   }
 
-  private async settleError(row: JobRow, err: unknown, signal: AbortSignal): Promise<void> {
+  private async settleError(row: JobRow, err: unknown, signal: AbortSignal): Promise<RunEnd> {
     const { db, config, log } = this.opts;
     try {
       if (err instanceof LeaseLost || err instanceof MetricCancelled || signal.aborted) {
         // cancelled, taken over, or this worker is stopping: give the row back if it is still ours
-        if (this.stopping) await releaseLease(db, row.id, this.workerId);
-        return;
+        if (!this.stopping) return 'done';
+        await releaseLease(db, row.id, this.workerId);
+        return 'released';
       }
       if (err instanceof PoolBusyError) {
         await releaseLease(db, row.id, this.workerId);
-        return;
+        return 'released';
       }
       const { problem, internal } = problemOf(err);
       if (internal) log?.error({ err: err instanceof Error ? `${err.name}: ${err.message}` : String(err), rowId: row.id }, 'job failed with an internal error');
@@ -227,8 +279,10 @@ export class JobRunner {
         await failShard(db, row.id, text, now);
         await endJob(db, row.parent_id, 'failed', text, now, config.jobs.retentionMs);
       } else await endJob(db, row.id, 'failed', text, now, config.jobs.retentionMs, this.workerId);
+      return 'done';
     } catch (e) {
       log?.warn({ err: String(e), rowId: row.id }, 'job: recording the failure failed (the lease will expire and the row be retried)');
+      return 'done';
     }
   }
 
@@ -288,8 +342,11 @@ export class JobRunner {
     }
     const shards = this.shardCount(metric, nodeCount);
     if (shards > 1) {
-      if (!(await splitIntoShards(this.opts.db, row, this.workerId, shards, newId))) throw new LeaseLost();
+      const shardIds = await splitIntoShards(this.opts.db, row, this.workerId, shards, newId);
+      if (!shardIds) throw new LeaseLost();
       this.opts.log?.info({ jobId: row.id, metric: metric.id, shards, nodeCount }, 'job split into shards');
+      // a BullMQ flow: the shards, and the merge behind them (if Redis is down now, the reconciler adds them later)
+      await this.opts.queue?.addSplit(row.id, shardIds).catch((err: unknown) => this.opts.log?.warn({ err: String(err), jobId: row.id }, 'job queue: could not queue the shards; the reconciler will'));
       return;
     }
     // write_back 0: a viewer run with View access answers its values (docs/embedding-api.md "Metric jobs")

@@ -15,9 +15,10 @@ import { getMetric, type AnyMetric } from '@netloom/engine';
 import { parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../store/schema.ts';
-import { countActiveJobs, endJob, getOwnedJob, insertJob, listOwnedJobs, listShards, type JobRow, type LightJobRow } from '../store/metric-jobs.ts';
+import { countActiveJobs, deleteUnqueuedJob, endJob, getOwnedJob, insertJob, listOwnedJobs, listShards, type JobRow, type LightJobRow } from '../store/metric-jobs.ts';
 import type { Principal } from './credentials/principal.ts';
-import { DomainError } from './errors.ts';
+import { DomainError, serviceUnavailable } from './errors.ts';
+import type { RedisJobQueue } from '../store/job-queue-redis.ts';
 import { newId } from './ids.ts';
 import { checkMetricPlan, parseMetricBody, requireScopeOf, type MetricRunDeps } from './metric-runs.ts';
 import { loadNetworkFor } from './network-access.ts';
@@ -44,8 +45,10 @@ export interface JobView {
 
 export interface JobDeps extends MetricRunDeps {
   jobs: Config['jobs'];
-  /** Tells this process's job workers that there is work (they poll otherwise). */
+  /** Tells this process's job workers that there is work (they poll otherwise; the table queue). */
   wake?: () => void;
+  /** The Redis queue (BullMQ) when REDIS_URL is set: a submitted job is queued there too. */
+  queue?: RedisJobQueue | null;
   now?: () => number;
 }
 
@@ -108,8 +111,27 @@ export async function submitMetricJob(deps: JobDeps, p: Principal, metric: AnyMe
       input_gz: await gzipBytes(raw as Uint8Array),
     });
   }
-  deps.wake?.();
+  await queueJob(deps, base.id);
   return readJob(deps.db, base.id, base.owner_key);
+}
+
+/**
+ * Hands a new job row to the workers: wakes this process's (table queue) or adds its message to the
+ * Redis queue. Redis not answering → the row is removed and 503 UNAVAILABLE with Retry-After (at once:
+ * the queue's connection does not wait for a reconnect).
+ */
+async function queueJob(deps: JobDeps, id: string): Promise<void> {
+  if (!deps.queue) {
+    deps.wake?.();
+    return;
+  }
+  try {
+    await deps.queue.add({ rowId: id, phase: 'run' });
+  } catch (err) {
+    deps.log?.info({ err: String(err), jobId: id }, 'job queue: Redis unreachable; job refused');
+    await deleteUnqueuedJob(deps.db, id);
+    throw serviceUnavailable('the job queue (Redis) is not answering; nothing was queued — retry shortly');
+  }
 }
 
 /** `POST /metrics/batch` body (already shape-checked by its schema). */
@@ -178,7 +200,7 @@ export async function submitBatchJob(deps: JobDeps, p: Principal, body: BatchBod
       input_gz: await gzipBytes(JSON.stringify(network)),
     });
   }
-  deps.wake?.();
+  await queueJob(deps, base.id);
   return readJob(deps.db, base.id, base.owner_key);
 }
 

@@ -41,40 +41,11 @@ function collectSecurity(paths: Json, global: unknown): Set<string> {
   return out;
 }
 
-/**
- * Schemas that carry a `title` (the web application's shapes in schemas/web*.ts, console.ts) become named
- * components too: each body or answer schema with a title, innermost first, moves to
- * `components.schemas.<title>` and is referenced; two different shapes with one title stay inline.
- */
-function nameTitledSchemas(doc: Json & { paths: Json; components: Json & { schemas?: Json } }): void {
-  const schemas = (doc.components.schemas ??= {}) as Json;
-  const lift = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(lift);
-    if (!node || typeof node !== 'object') return node;
-    const out: Json = {};
-    for (const [k, v] of Object.entries(node)) out[k] = k === 'example' || k === 'examples' || k === 'default' || k === 'const' || k === 'enum' ? v : lift(v);
-    const title = out.title;
-    if (typeof title !== 'string' || !/^[A-Za-z][A-Za-z0-9_.-]*$/.test(title) || '$ref' in out) return out;
-    const existing = schemas[title];
-    if (existing === undefined) schemas[title] = out;
-    else if (JSON.stringify(existing) !== JSON.stringify(out)) return out;
-    return { $ref: `#/components/schemas/${title}` };
-  };
-  for (const ops of Object.values(doc.paths)) {
-    for (const op of Object.values(ops as Json)) {
-      const o = op as Json & { requestBody?: { content?: Json }; responses?: Json };
-      for (const media of Object.values(o.requestBody?.content ?? {})) (media as Json).schema = lift((media as Json).schema);
-      for (const response of Object.values(o.responses ?? {})) for (const media of Object.values((response as { content?: Json }).content ?? {})) (media as Json).schema = lift((media as Json).schema);
-    }
-  }
-}
-
 /** The document limited to the paths `keep` accepts, with only the components they reach. */
 export function documentFor(full: Json, keep: (path: string) => boolean, info: Json): Json {
   const doc = structuredClone(full) as Json & { paths: Json; components: Json & { schemas?: Json; securitySchemes?: Json } };
   doc.info = { ...(doc.info as Json), ...info };
   doc.paths = Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([path]) => keep(path)));
-  nameTitledSchemas(doc);
   const schemas = doc.components.schemas ?? {};
   const used = new Set<string>();
   collectRefs(doc.paths, used);

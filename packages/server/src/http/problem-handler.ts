@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, HttpProblem, isErrorCode, type ErrorCode, type ProblemItem } from './error-codes.ts';
-import { problemDetail } from '../domain/errors.ts';
+import { isRedisUnavailable, problemDetail, UNAVAILABLE_RETRY_AFTER_S } from '../domain/errors.ts';
 
 interface AjvError {
   instancePath?: string;
@@ -110,6 +110,11 @@ export function registerProblemHandler(app: FastifyInstance): void {
     }
     if (error.statusCode === 429) {
       return sendProblem(reply, request, 'RATE_LIMITED', error.message);
+    }
+    if (isRedisUnavailable(error)) {
+      // rate limits, the embedding state or the job queue live in Redis, which is not answering: fail fast, retry later
+      request.log.warn({ err: { message: error.message } }, 'redis unavailable');
+      return sendProblem(reply, request, 'UNAVAILABLE', 'a service this request needs (Redis) is not answering; retry shortly', { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) } });
     }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return sendProblem(reply, request, 'INVALID_ARGS', error.message, { status: error.statusCode === 404 ? 404 : 400 });

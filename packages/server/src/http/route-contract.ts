@@ -5,7 +5,8 @@
  * - 401 unless the route skips authentication (a malformed or revoked credential is 401 everywhere);
  * - 403 INSUFFICIENT_SCOPE when the route needs a scope;
  * - 413 / 415 on methods with a body (size limits, content type and encoding);
- * - 429 on rate-limited routes (all but `auth.skip` ones); 500 everywhere.
+ * - 429 on rate-limited routes (all but `auth.skip` ones), and 503 there too: with REDIS_URL their rate
+ *   limit lives in Redis, and Redis not answering is 503 UNAVAILABLE with Retry-After; 500 everywhere.
  * Route-specific problems (404, 409, 422, ...) are declared by the route with `problemResponses()`.
  * A route that declares a status itself keeps its declaration.
  */
@@ -25,6 +26,7 @@ export function crossCuttingStatuses(route: Pick<RouteOptions, 'method' | 'schem
     out.add(401);
     if (auth?.resource) out.add(403);
     out.add(429);
+    out.add(503);
   }
   if (hasBody) {
     out.add(413);

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { sql } from 'kysely';
 import type { App } from '../http/app-type.ts';
 import { HttpProblem } from '../http/error-codes.ts';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../domain/errors.ts';
 import { problemResponses } from '../schemas/problem.ts';
 
 const Live = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
@@ -19,6 +20,8 @@ const Ready = Type.Object(
   },
   { additionalProperties: true, description: 'Every dependency the instance needs answered.' },
 );
+
+const retryLater = { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) };
 
 /** How long /readyz waits for Redis to answer PING. */
 const REDIS_PING_MS = 2_000;
@@ -45,9 +48,9 @@ export async function healthRoutes(app: App): Promise<void> {
     try {
       await sql`select 1`.execute(app.database.db);
     } catch {
-      throw new HttpProblem('UNAVAILABLE', 'database unreachable');
+      throw new HttpProblem('UNAVAILABLE', 'database unreachable', { headers: retryLater });
     }
-    if (!(await redisAnswers(app))) throw new HttpProblem('UNAVAILABLE', 'redis unreachable');
+    if (!(await redisAnswers(app))) throw new HttpProblem('UNAVAILABLE', 'redis unreachable', { headers: retryLater });
     return { status: 'ready' as const, database: app.database.dialect, ...(app.redis ? { redis: 'ready' as const } : {}) };
   });
 }

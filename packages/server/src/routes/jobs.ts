@@ -10,6 +10,7 @@ import type { Principal } from '../domain/credentials/principal.ts';
 import { DomainError } from '../domain/errors.ts';
 import { cancelJob, getJob, listJobs, submitBatchJob, type JobDeps } from '../domain/jobs.ts';
 import { JobRunner } from '../domain/job-runner.ts';
+import { openJobQueue, type RedisJobQueue } from '../domain/job-queue.ts';
 import { presentJob } from '../presenters/job.ts';
 import { BatchBodySchema, JobIdParams, JobListQuery, JobListSchema, JobSchema } from '../schemas/jobs.ts';
 import { problemResponses } from '../schemas/problem.ts';
@@ -20,6 +21,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This process's job worker (null with NETLOOM_WORKERS=0). */
     jobRunner: JobRunner | null;
+    /** The Redis job queue (BullMQ) when REDIS_URL is set, else null (the table queue). */
+    jobQueue: RedisJobQueue | null;
   }
 }
 
@@ -30,16 +33,24 @@ function me(request: FastifyRequest): Principal {
 
 /** What the job domain needs, from an app. */
 export function jobDeps(app: FastifyInstance): JobDeps {
-  return { ...metricRunDeps(app), jobs: app.config.jobs, wake: () => app.jobRunner?.wake(), now: app.now };
+  return { ...metricRunDeps(app), jobs: app.config.jobs, wake: () => app.jobRunner?.wake(), queue: app.jobQueue, now: app.now };
 }
 
 /**
- * Starts this process's job worker unless NETLOOM_WORKERS=0 (it runs on the app's metric pool and stops,
- * giving its rows back to the queue, when the app closes).
+ * Opens the job queue (Redis when REDIS_URL is set) and starts this process's job worker unless
+ * NETLOOM_WORKERS=0 (it runs on the app's metric pool and stops, giving its rows back to the queue, when
+ * the app closes).
  */
 export function registerJobWorker(app: FastifyInstance): void {
+  const queue = openJobQueue(app.config, app.log);
+  app.decorate('jobQueue', queue);
+  if (queue) {
+    // jobs submitted right after start find the queue connected (or get 503 if Redis is not there)
+    app.addHook('onReady', async () => void (await queue.ready(2_000)));
+    app.addHook('onClose', async () => queue.close());
+  }
   const slots = app.config.jobs.apiWorkers;
-  const runner = slots > 0 ? new JobRunner({ db: app.database.db, pool: app.metricPool, config: app.config, concurrency: slots, log: app.log }) : null;
+  const runner = slots > 0 ? new JobRunner({ db: app.database.db, pool: app.metricPool, config: app.config, concurrency: slots, log: app.log, queue }) : null;
   app.decorate('jobRunner', runner);
   if (!runner) return;
   app.addHook('onReady', async () => runner.start());

@@ -2,9 +2,12 @@
  * TypeBox schemas of the organization console's endpoints (`/app/api/organization/...`, docs/web-app.md
  * "Organization console"): members, the organization overview, and the embedding console (live sessions,
  * audit log, network chooser, try-it session with its snippet). Shapes shared with the public embedding
- * API (managed users, settings, chat settings) are the same objects the API answers.
+ * API (managed users, settings, chat settings, audit entries) are the API's named schemas (schemas/embed.ts);
+ * the console's own are named here (CONSOLE_SCHEMAS).
  */
 import { Type } from 'typebox';
+import { ChatSettingsSchema, EmbedSettingsSchema } from './embed.ts';
+import { ref } from './ref.ts';
 import { OrgRoleSchema } from './web.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -14,14 +17,14 @@ export const OrganizationMemberSchema = Type.Object(
     _id: Type.String(),
     name: Type.String(),
     email: Type.String(),
-    role: OrgRoleSchema,
+    role: ref(OrgRoleSchema),
     status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('unverified')]),
     joined: DateTime,
     embedded: Type.Boolean({ description: 'A managed (embedded) user: governed by the embedding console, not as a member.' }),
     externalId: Type.Optional(Type.String()),
     embedStatus: Type.Optional(Type.String()),
   },
-  { title: 'OrganizationMember', additionalProperties: false },
+  { $id: 'OrganizationMember', additionalProperties: false },
 );
 
 export const OrganizationOverviewSchema = Type.Object(
@@ -34,20 +37,20 @@ export const OrganizationOverviewSchema = Type.Object(
     managedUserCount: Type.Integer(),
     networkCounts: Type.Object({ public: Type.Integer(), private: Type.Integer() }, { additionalProperties: false }),
     embedding: Type.Object({ enabled: Type.Boolean(), seats: Type.Integer(), seatsUsed: Type.Integer() }, { additionalProperties: false }),
-    role: OrgRoleSchema,
+    role: ref(OrgRoleSchema),
     canManage: Type.Boolean({ description: 'Owner or Admin: may use the console’s actions.' }),
     requireMfa: Type.Boolean(),
   },
-  { title: 'OrganizationOverview', additionalProperties: false },
+  { $id: 'OrganizationOverview', additionalProperties: false },
 );
 
 export const AddMemberBody = Type.Object(
-  { email: Type.String({ minLength: 3, maxLength: 254 }), role: OrgRoleSchema },
-  { additionalProperties: false },
+  { email: Type.String({ minLength: 3, maxLength: 254 }), role: ref(OrgRoleSchema) },
+  { $id: 'AddMemberBody', additionalProperties: false },
 );
-export const ChangeRoleBody = Type.Object({ role: OrgRoleSchema }, { additionalProperties: false });
+export const ChangeRoleBody = Type.Object({ role: ref(OrgRoleSchema) }, { $id: 'ChangeRoleBody', additionalProperties: false });
 export const MemberParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 100 }) });
-export const MemberListSchema = Type.Object({ members: Type.Array(OrganizationMemberSchema) }, { additionalProperties: false });
+export const MemberListSchema = Type.Object({ members: Type.Array(ref(OrganizationMemberSchema)) }, { $id: 'OrganizationMemberList', additionalProperties: false });
 
 export const LiveSessionSchema = Type.Object(
   {
@@ -59,29 +62,12 @@ export const LiveSessionSchema = Type.Object(
     expiresAt: DateTime,
     lastActivityAt: DateTime,
   },
-  { title: 'LiveEmbedSession', additionalProperties: false },
+  { $id: 'LiveEmbedSession', additionalProperties: false },
 );
 
 export const LiveSessionPageSchema = Type.Object(
-  { total: Type.Integer(), offset: Type.Integer(), limit: Type.Integer(), sessions: Type.Array(LiveSessionSchema) },
-  { additionalProperties: false },
-);
-
-export const AuditEntrySchema = Type.Object(
-  {
-    id: Type.String(),
-    at: DateTime,
-    actor: Type.Object({ kind: Type.String(), id: Type.String() }, { additionalProperties: false }),
-    action: Type.String(),
-    target: Type.Union([Type.String(), Type.Null()]),
-    details: Type.Record(Type.String(), Type.Unknown()),
-  },
-  { title: 'AuditEntry', additionalProperties: false },
-);
-
-export const AuditPageSchema = Type.Object(
-  { total: Type.Integer(), offset: Type.Integer(), limit: Type.Integer(), entries: Type.Array(AuditEntrySchema) },
-  { additionalProperties: false },
+  { total: Type.Integer(), offset: Type.Integer(), limit: Type.Integer(), sessions: Type.Array(ref(LiveSessionSchema)) },
+  { $id: 'LiveEmbedSessionPage', additionalProperties: false },
 );
 
 export const AuditQuery = Type.Object(
@@ -117,11 +103,11 @@ export const NetworkChoiceSchema = Type.Object(
     embeddable: Type.Boolean(),
     listed: Type.Boolean(),
   },
-  { additionalProperties: false },
+  { $id: 'EmbeddingNetworkChoice', additionalProperties: false },
 );
 export const NetworkChoicesSchema = Type.Object(
-  { allOwnedNetworks: Type.Boolean(), networks: Type.Array(NetworkChoiceSchema) },
-  { title: 'EmbeddingNetworkChoices', additionalProperties: false },
+  { allOwnedNetworks: Type.Boolean(), networks: Type.Array(ref(NetworkChoiceSchema)) },
+  { $id: 'EmbeddingNetworkChoices', additionalProperties: false },
 );
 
 export const TrySessionBody = Type.Object(
@@ -131,7 +117,7 @@ export const TrySessionBody = Type.Object(
     origin: Type.String({ minLength: 1, maxLength: 300, description: 'An allowed host origin (exact scheme://host[:port]).' }),
     maxMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 720 })),
   },
-  { additionalProperties: false },
+  { $id: 'EmbedTrySessionBody', additionalProperties: false },
 );
 
 export const TrySessionSchema = Type.Object(
@@ -144,11 +130,10 @@ export const TrySessionSchema = Type.Object(
     previewAvailable: Type.Boolean({ description: "The web app's own origin is the session's origin, so the console can draw a live preview." }),
     snippet: Type.Object({ backend: Type.String(), page: Type.String() }, { additionalProperties: false }),
   },
-  { title: 'EmbedTrySession', additionalProperties: false },
+  { $id: 'EmbedTrySession', additionalProperties: false },
 );
 
-export const LaunchTokenSchema = Type.Object({ launchToken: Type.String() }, { additionalProperties: false });
-export const SessionRevokedSchema = Type.Object({ sessionId: Type.String(), revoked: Type.Literal(true) }, { additionalProperties: false });
+export const LaunchTokenSchema = Type.Object({ launchToken: Type.String() }, { $id: 'ConsoleLaunchToken', additionalProperties: false });
 export const SessionIdParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const ExternalIdParams = Type.Object({ externalId: Type.String({ minLength: 1, maxLength: 200 }) });
 export const GrantParams = Type.Object({ externalId: Type.String({ minLength: 1, maxLength: 200 }), networkId: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -161,3 +146,26 @@ export const ManagedUserListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The embedding console's page: the API's settings and chat settings, and the disclosure text. */
+export const EmbeddingConsoleSchema = Type.Object(
+  { settings: ref(EmbedSettingsSchema), chat: ref(ChatSettingsSchema), disclosureText: Type.String() },
+  { $id: 'EmbeddingConsole', additionalProperties: false },
+);
+
+/** The named schemas of this file (schemas/index.ts registers them). */
+export const CONSOLE_SCHEMAS = [
+  OrganizationMemberSchema,
+  OrganizationOverviewSchema,
+  AddMemberBody,
+  ChangeRoleBody,
+  MemberListSchema,
+  LiveSessionSchema,
+  LiveSessionPageSchema,
+  NetworkChoiceSchema,
+  NetworkChoicesSchema,
+  TrySessionBody,
+  TrySessionSchema,
+  LaunchTokenSchema,
+  EmbeddingConsoleSchema,
+];

@@ -10,6 +10,9 @@ import { EMBED_SCHEMAS } from './embed.ts';
 import { METRIC_SCHEMAS } from './metric.ts';
 import { JOB_SCHEMAS } from './jobs.ts';
 import { VIEWER_JOB_SCHEMAS } from './viewer-jobs.ts';
+import { CONSOLE_SCHEMAS } from './console.ts';
+import { WEB_SCHEMAS } from './web.ts';
+import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
@@ -27,6 +30,9 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ...EMBED_SCHEMAS,
   ...JOB_SCHEMAS,
   ...VIEWER_JOB_SCHEMAS,
+  ...WEB_SCHEMAS,
+  ...WEB_NETWORK_SCHEMAS,
+  ...CONSOLE_SCHEMAS,
 ];
 
 export function registerNamedSchemas(app: FastifyInstance, schemas: readonly TSchema[] = NAMED_SCHEMAS): void {

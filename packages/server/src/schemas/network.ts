@@ -51,7 +51,7 @@ export const NetworkBody = Type.Object(
   { $id: 'NetworkBody', additionalProperties: true, description: 'Internal fields (_id, billing, created, fileType, handpicked, modified, originalFileType, networkUUID) and unknown keys are ignored.' },
 );
 
-const networkProperties = {
+export const networkProperties = {
   _id: Type.String(),
   name: Type.String(),
   description: Type.String(),

@@ -46,7 +46,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Unprocessable (metric timed out or did not converge)',
   429: 'Too many requests (with Retry-After)',
   500: 'Internal error (the body carries the request id)',
-  503: 'Service unavailable',
+  503: 'Service unavailable: Redis (rate limits, embedding state, the job queue) or the database not answering, or the server shutting down (with Retry-After)',
 };
 
 /** The statuses the registry can produce: a route may only declare these. */

@@ -1,46 +1,49 @@
 /**
  * TypeBox schemas of the web application's session endpoints (`/app/api/...`, docs/web-app.md): the
- * single description of their wire shapes — validation, response serialization, OpenAPI and docs.
+ * single description of their wire shapes — validation, response serialization, OpenAPI and docs. Shapes
+ * of bodies and answers are named (`$id`, registered once through WEB_SCHEMAS, `components.schemas` of
+ * /app/api/openapi.json) and referenced with ref(); params stay inline.
  */
 import { Type } from 'typebox';
 import { problemResponses, type ProblemResponse } from './problem.ts';
+import { ref } from './ref.ts';
 
 export const WebTag = 'Web application (session)';
 /** OpenAPI security of cookie-authenticated routes (components.securitySchemes.cookieAuth in app.ts). */
 export const cookieSecurity = [{ cookieAuth: [] }];
 
-export const PlanSchema = Type.Union([Type.Literal('free'), Type.Literal('pro'), Type.Literal('enterprise'), Type.Literal('partner')], { title: 'Plan' });
+export const PlanSchema = Type.Union([Type.Literal('free'), Type.Literal('pro'), Type.Literal('enterprise'), Type.Literal('partner')], { $id: 'Plan' });
 export const OrgRoleSchema = Type.Union(
   [Type.Literal('Owner'), Type.Literal('Admin'), Type.Literal('Standard User'), Type.Literal('Access-only'), Type.Literal('Simplified Access-only')],
-  { title: 'OrgRole' },
+  { $id: 'OrgRole' },
 );
 
 export const WebUserSchema = Type.Object(
-  { id: Type.String(), email: Type.String(), name: Type.String(), plan: PlanSchema, mfaEnabled: Type.Boolean() },
-  { title: 'WebUser', additionalProperties: false },
+  { id: Type.String(), email: Type.String(), name: Type.String(), plan: ref(PlanSchema), mfaEnabled: Type.Boolean() },
+  { $id: 'WebUser', additionalProperties: false },
 );
 
 export const WebOrganizationSchema = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
-    role: OrgRoleSchema,
-    plan: PlanSchema,
+    role: ref(OrgRoleSchema),
+    plan: ref(PlanSchema),
     requireMfa: Type.Boolean(),
     embeddingEnabled: Type.Boolean(),
   },
-  { title: 'WebOrganization', additionalProperties: false },
+  { $id: 'WebOrganization', additionalProperties: false },
 );
 
 export const SessionInfoSchema = Type.Object(
   {
-    user: WebUserSchema,
-    organization: Type.Union([WebOrganizationSchema, Type.Null()]),
+    user: ref(WebUserSchema),
+    organization: Type.Union([ref(WebOrganizationSchema), Type.Null()]),
     csrfToken: Type.String({ description: 'Send as `X-CSRF-Token` on every non-GET request of this session.' }),
     mfaEnrolmentRequired: Type.Boolean({ description: 'The organization requires MFA and this account has not enrolled: every other endpoint answers 403 MFA_ENROLMENT_REQUIRED until it does.' }),
     expiresAt: Type.String({ format: 'date-time', description: 'When the session ends unless used again (the earlier of idle and absolute end).' }),
   },
-  { title: 'SessionInfo', additionalProperties: false },
+  { $id: 'SessionInfo', additionalProperties: false },
 );
 
 export const SignInBody = Type.Object(
@@ -50,10 +53,10 @@ export const SignInBody = Type.Object(
     totp: Type.Optional(Type.String({ maxLength: 20, description: '6-digit code of the authenticator app (accounts with MFA).' })),
     recoveryCode: Type.Optional(Type.String({ maxLength: 40, description: 'A one-time recovery code instead of `totp`.' })),
   },
-  { title: 'SignInBody', additionalProperties: false },
+  { $id: 'SignInBody', additionalProperties: false },
 );
 
-export const SignedOutSchema = Type.Object({ signedOut: Type.Literal(true) }, { title: 'SignedOut', additionalProperties: false });
+export const SignedOutSchema = Type.Object({ signedOut: Type.Literal(true) }, { $id: 'SignedOut', additionalProperties: false });
 
 export const WebSessionItemSchema = Type.Object(
   {
@@ -65,13 +68,13 @@ export const WebSessionItemSchema = Type.Object(
     ip: Type.String(),
     current: Type.Boolean(),
   },
-  { title: 'WebSession', additionalProperties: false },
+  { $id: 'WebSession', additionalProperties: false },
 );
 
-export const WebSessionListSchema = Type.Object({ sessions: Type.Array(WebSessionItemSchema) }, { title: 'WebSessionList', additionalProperties: false });
-export const WebSessionIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { title: 'WebSessionIdParams' });
-export const SessionEndedSchema = Type.Object({ id: Type.String(), ended: Type.Literal(true) }, { title: 'WebSessionEnded', additionalProperties: false });
-export const EndedCountSchema = Type.Object({ ended: Type.Integer({ minimum: 0 }) }, { title: 'WebSessionsEnded', additionalProperties: false });
+export const WebSessionListSchema = Type.Object({ sessions: Type.Array(ref(WebSessionItemSchema)) }, { $id: 'WebSessionList', additionalProperties: false });
+export const WebSessionIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const SessionEndedSchema = Type.Object({ id: Type.String(), ended: Type.Literal(true) }, { $id: 'WebSessionEnded', additionalProperties: false });
+export const EndedCountSchema = Type.Object({ ended: Type.Integer({ minimum: 0 }) }, { $id: 'WebSessionsEnded', additionalProperties: false });
 
 /** Problem responses of a web route, by status. */
 export function webProblems(...statuses: number[]): Record<number, ProblemResponse> {
@@ -84,23 +87,23 @@ const NullableMax = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { de
 
 export const AccountSchema = Type.Object(
   {
-    user: WebUserSchema,
-    plan: PlanSchema,
+    user: ref(WebUserSchema),
+    plan: ref(PlanSchema),
     networkCounts: Type.Object({ public: Type.Integer({ minimum: 0 }), private: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
     networkMaxima: Type.Object({ public: NullableMax, private: NullableMax }, { additionalProperties: false }),
-    organization: Type.Union([WebOrganizationSchema, Type.Null()]),
+    organization: Type.Union([ref(WebOrganizationSchema), Type.Null()]),
     mfa: Type.Object({ enabled: Type.Boolean(), recoveryCodesLeft: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
   },
-  { title: 'Account', additionalProperties: false },
+  { $id: 'Account', additionalProperties: false },
 );
 
 export const PasswordChangeBody = Type.Object(
   { currentPassword: Type.String({ maxLength: 1024 }), newPassword: Type.String({ minLength: 10, maxLength: 1024 }) },
-  { title: 'PasswordChangeBody', additionalProperties: false },
+  { $id: 'PasswordChangeBody', additionalProperties: false },
 );
 export const PasswordChangedSchema = Type.Object(
   { changed: Type.Literal(true), endedSessions: Type.Integer({ minimum: 0, description: 'Other sessions of the account that were ended.' }) },
-  { title: 'PasswordChanged', additionalProperties: false },
+  { $id: 'PasswordChanged', additionalProperties: false },
 );
 
 export const MfaSetupSchema = Type.Object(
@@ -108,32 +111,32 @@ export const MfaSetupSchema = Type.Object(
     secret: Type.String({ description: 'Base32 TOTP secret (to type into an authenticator app).' }),
     otpauthUrl: Type.String({ description: '`otpauth://totp/...` URL (to show as a QR code).' }),
   },
-  { title: 'MfaSetup', additionalProperties: false },
+  { $id: 'MfaSetup', additionalProperties: false },
 );
-export const MfaEnableBody = Type.Object({ code: Type.String({ minLength: 6, maxLength: 20 }) }, { title: 'MfaEnableBody', additionalProperties: false });
-export const PasswordBody = Type.Object({ password: Type.String({ maxLength: 1024 }) }, { title: 'PasswordConfirmBody', additionalProperties: false });
+export const MfaEnableBody = Type.Object({ code: Type.String({ minLength: 6, maxLength: 20 }) }, { $id: 'MfaEnableBody', additionalProperties: false });
+export const PasswordBody = Type.Object({ password: Type.String({ maxLength: 1024 }) }, { $id: 'PasswordConfirmBody', additionalProperties: false });
 export const RecoveryCodesSchema = Type.Object(
   { recoveryCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10, description: 'One-time codes, shown once.' }) },
-  { title: 'RecoveryCodes', additionalProperties: false },
+  { $id: 'RecoveryCodes', additionalProperties: false },
 );
-export const MfaDisabledSchema = Type.Object({ mfaEnabled: Type.Literal(false) }, { title: 'MfaDisabled', additionalProperties: false });
+export const MfaDisabledSchema = Type.Object({ mfaEnabled: Type.Literal(false) }, { $id: 'MfaDisabled', additionalProperties: false });
 
 /* ------------------------------------------------------------- organization */
 
-export const OrgSettingsBody = Type.Object({ requireMfa: Type.Boolean() }, { title: 'OrganizationSettingsBody', additionalProperties: false });
-export const OrgSettingsSchema = Type.Object({ requireMfa: Type.Boolean() }, { title: 'OrganizationSettings', additionalProperties: false });
+export const OrgSettingsBody = Type.Object({ requireMfa: Type.Boolean() }, { $id: 'OrganizationSettingsBody', additionalProperties: false });
+export const OrgSettingsSchema = Type.Object({ requireMfa: Type.Boolean() }, { $id: 'OrganizationSettings', additionalProperties: false });
 export const InvitationBody = Type.Object(
-  { email: Type.String({ maxLength: 254 }), role: Type.Optional(OrgRoleSchema) },
-  { title: 'InvitationBody', additionalProperties: false },
+  { email: Type.String({ maxLength: 254 }), role: Type.Optional(ref(OrgRoleSchema)) },
+  { $id: 'InvitationBody', additionalProperties: false },
 );
 export const CreatedLinkSchema = Type.Object(
   { url: Type.String({ description: '`<publicUrl>/link/<token>`: pass it on; single use.' }), expiresAt: Type.String({ format: 'date-time' }) },
-  { title: 'CreatedLink', additionalProperties: false },
+  { $id: 'CreatedLink', additionalProperties: false },
 );
 
 /* -------------------------------------------------------------------- links */
 
-export const LinkParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { title: 'LinkParams' });
+export const LinkParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 export const LinkInfoSchema = Type.Object(
   {
     kind: Type.Union([Type.Literal('invite'), Type.Literal('reset')]),
@@ -142,7 +145,7 @@ export const LinkInfoSchema = Type.Object(
     expiresAt: Type.String({ format: 'date-time' }),
     needsName: Type.Boolean({ description: 'Redemption needs `name` (an invitation that creates the account).' }),
   },
-  { title: 'LinkInfo', additionalProperties: false },
+  { $id: 'LinkInfo', additionalProperties: false },
 );
 export const LinkRedeemBody = Type.Object(
   {
@@ -151,7 +154,7 @@ export const LinkRedeemBody = Type.Object(
     totp: Type.Optional(Type.String({ maxLength: 20, description: 'Reset of an account with MFA: the current code.' })),
     recoveryCode: Type.Optional(Type.String({ maxLength: 40 })),
   },
-  { title: 'LinkRedeemBody', additionalProperties: false },
+  { $id: 'LinkRedeemBody', additionalProperties: false },
 );
 
 /* -------------------------------------------------------------- credentials */
@@ -171,9 +174,9 @@ export const WebCredentialSchema = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { title: 'WebCredential', additionalProperties: false },
+  { $id: 'WebCredential', additionalProperties: false },
 );
-export const WebCredentialListSchema = Type.Object({ credentials: Type.Array(WebCredentialSchema) }, { title: 'WebCredentialList', additionalProperties: false });
+export const WebCredentialListSchema = Type.Object({ credentials: Type.Array(ref(WebCredentialSchema)) }, { $id: 'WebCredentialList', additionalProperties: false });
 export const CreateCredentialBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -183,26 +186,26 @@ export const CreateCredentialBody = Type.Object(
     }),
     owner: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('organization')], { default: 'user', description: '`organization`: an organization credential (Owners/Admins; enterprise or partner plan).' })),
   },
-  { title: 'CreateCredentialBody', additionalProperties: false },
+  { $id: 'CreateCredentialBody', additionalProperties: false },
 );
 export const CreatedCredentialSchema = Type.Object(
-  { credential: WebCredentialSchema, token: Type.String({ description: 'The bearer token, shown once; only its hash is stored.' }) },
-  { title: 'CreatedCredential', additionalProperties: false },
+  { credential: ref(WebCredentialSchema), token: Type.String({ description: 'The bearer token, shown once; only its hash is stored.' }) },
+  { $id: 'CreatedCredential', additionalProperties: false },
 );
-export const CredentialIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { title: 'CredentialIdParams' });
-export const RevokedCredentialSchema = Type.Object({ id: Type.String(), revoked: Type.Literal(true) }, { title: 'RevokedCredential', additionalProperties: false });
+export const CredentialIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const RevokedCredentialSchema = Type.Object({ id: Type.String(), revoked: Type.Literal(true) }, { $id: 'RevokedCredential', additionalProperties: false });
 export const ScopeListSchema = Type.Object(
   {
     resources: Type.Array(Type.String(), { description: 'Resources with a read and a write scope each.' }),
     scopes: Type.Array(Type.String(), { description: 'Every scope, `embed:manage` last.' }),
   },
-  { title: 'ScopeList', additionalProperties: false },
+  { $id: 'ScopeList', additionalProperties: false },
 );
 
 /* ------------------------------------------------------------------ explore */
 
-export const ExploreParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, { title: 'ExploreParams' });
-export const ExploreSessionParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) }, { title: 'ExploreSessionParams' });
+export const ExploreParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const ExploreSessionParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const ExploreStartedSchema = Type.Object(
   {
     sessionId: Type.String({ description: 'The viewer session: give it to the embed SDK (`Embed.create(el, { sessionId, getLaunchToken })`).' }),
@@ -212,9 +215,46 @@ export const ExploreStartedSchema = Type.Object(
     expiresAt: Type.String({ format: 'date-time', description: 'The viewer ends then at the latest (and when the web session ends).' }),
     access: Type.Union([Type.Literal('owner'), Type.Literal('edit'), Type.Literal('read')], { description: '`read`: read-only; otherwise views and metrics are saved to the network.' }),
   },
-  { title: 'ExploreStarted', additionalProperties: false },
+  { $id: 'ExploreStarted', additionalProperties: false },
 );
 export const LaunchTokenSchema = Type.Object(
   { launchToken: Type.String(), launchTokenExpiresAt: Type.String({ format: 'date-time' }) },
-  { title: 'ExploreLaunchToken', additionalProperties: false },
+  { $id: 'ExploreLaunchToken', additionalProperties: false },
 );
+
+/** The named schemas of this file (schemas/index.ts registers them). */
+export const WEB_SCHEMAS = [
+  PlanSchema,
+  OrgRoleSchema,
+  WebUserSchema,
+  WebOrganizationSchema,
+  SessionInfoSchema,
+  SignInBody,
+  SignedOutSchema,
+  WebSessionItemSchema,
+  WebSessionListSchema,
+  SessionEndedSchema,
+  EndedCountSchema,
+  AccountSchema,
+  PasswordChangeBody,
+  PasswordChangedSchema,
+  MfaSetupSchema,
+  MfaEnableBody,
+  PasswordBody,
+  RecoveryCodesSchema,
+  MfaDisabledSchema,
+  OrgSettingsBody,
+  OrgSettingsSchema,
+  InvitationBody,
+  CreatedLinkSchema,
+  LinkInfoSchema,
+  LinkRedeemBody,
+  WebCredentialSchema,
+  WebCredentialListSchema,
+  CreateCredentialBody,
+  CreatedCredentialSchema,
+  RevokedCredentialSchema,
+  ScopeListSchema,
+  ExploreStartedSchema,
+  LaunchTokenSchema,
+];

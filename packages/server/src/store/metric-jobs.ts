@@ -93,19 +93,48 @@ export async function claimNext(db: Kysely<Database>, workerId: string, now: num
     .limit(8)
     .execute();
   for (const { id } of candidates) {
-    const row = await db
-      .updateTable('metric_jobs')
-      .set({ status: 'running', worker_id: workerId, lease_until: now + leaseMs, attempts: sql<number>`attempts + 1`, started_at: sql<string>`coalesce(started_at, ${new Date(now).toISOString()})` })
-      .where('id', '=', id)
-      .where('runnable', '=', 1)
-      .where('status', 'in', ACTIVE)
-      .where('attempts', '<', maxClaims)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returningAll()
-      .executeTakeFirst();
+    const row = await claimRow(db, id, workerId, now, leaseMs, maxClaims);
     if (row) return row;
   }
   return null;
+}
+
+/** Claims one row by id (the Redis queue named it), under the same conditions as `claimNext`; null if it is not claimable now. */
+export async function claimRow(db: Kysely<Database>, id: string, workerId: string, now: number, leaseMs: number, maxClaims: number): Promise<JobRow | null> {
+  const row = await db
+    .updateTable('metric_jobs')
+    .set({ status: 'running', worker_id: workerId, lease_until: now + leaseMs, attempts: sql<number>`attempts + 1`, started_at: sql<string>`coalesce(started_at, ${new Date(now).toISOString()})` })
+    .where('id', '=', id)
+    .where('runnable', '=', 1)
+    .where('status', 'in', ACTIVE)
+    .where('attempts', '<', maxClaims)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Rows that could be claimed now (runnable, not held, claims left), oldest first: with the Redis queue,
+ * each must have a message; the reconciler adds them again (a no-op for those already queued).
+ */
+export async function claimableRows(db: Kysely<Database>, now: number, maxClaims: number, limit: number): Promise<{ id: string; phase: JobRow['phase'] }[]> {
+  return db
+    .selectFrom('metric_jobs')
+    .select(['id', 'phase'])
+    .where('runnable', '=', 1)
+    .where('status', 'in', ACTIVE)
+    .where('attempts', '<', maxClaims)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .orderBy('created_at')
+    .orderBy('shard_index')
+    .limit(limit)
+    .execute();
+}
+
+/** Deletes a job that was never queued (its queue was unreachable when it was submitted). */
+export async function deleteUnqueuedJob(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom('metric_jobs').where('id', '=', id).where('status', '=', 'queued').where('attempts', '=', 0).execute();
 }
 
 /** Rows whose worker vanished after their last allowed claim (lease passed, `attempts >= maxClaims`). */
@@ -146,7 +175,8 @@ export async function releaseLease(db: Kysely<Database>, id: string, workerId: s
 }
 
 /** Splits a held job into shard rows: the parent waits (not runnable) until the last shard arms its merge. */
-export async function splitIntoShards(db: Kysely<Database>, parent: JobRow, workerId: string, count: number, newId: () => string): Promise<boolean> {
+/** Returns the shard rows' ids, or null when this worker no longer holds the job. */
+export async function splitIntoShards(db: Kysely<Database>, parent: JobRow, workerId: string, count: number, newId: () => string): Promise<string[] | null> {
   return db.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable('metric_jobs')
@@ -155,7 +185,7 @@ export async function splitIntoShards(db: Kysely<Database>, parent: JobRow, work
       .where('worker_id', '=', workerId)
       .where('status', '=', 'running')
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) return false;
+    if (Number(res.numUpdatedRows) === 0) return null;
     const rows = Array.from({ length: count }, (_, index) => ({
       id: newId(),
       parent_id: parent.id,
@@ -181,7 +211,7 @@ export async function splitIntoShards(db: Kysely<Database>, parent: JobRow, work
       attempts: 0,
     }));
     await trx.insertInto('metric_jobs').values(rows).execute();
-    return true;
+    return rows.map((r) => r.id);
   });
 }
 

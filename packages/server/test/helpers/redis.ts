@@ -70,3 +70,11 @@ export async function deleteRedisKeys(prefix: string): Promise<void> {
     r.disconnect();
   }
 }
+
+/**
+ * The job tests run twice: SQLite with the table queue, PostgreSQL with BullMQ on Redis. The environment
+ * for a dialect (PostgreSQL: REDIS_URL and a unique prefix; delete its keys with deleteRedisKeys).
+ */
+export function queueEnv(dialect: Dialect): Record<string, string> {
+  return dialect === 'postgres' ? { REDIS_URL, NETLOOM_REDIS_PREFIX: redisTestPrefix() } : {};
+}

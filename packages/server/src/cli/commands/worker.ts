@@ -1,8 +1,9 @@
 /**
  * netloom worker [--concurrency n] [--threads n]
  *
- * Runs metric jobs (docs/jobs.md) until SIGTERM/SIGINT: claims job and shard rows from the queue in the
- * database the configuration names (DATABASE_URL or the SQLite file under NETLOOM_DATA_DIR), computes
+ * Runs metric jobs (docs/jobs.md) until SIGTERM/SIGINT: takes job and shard rows from the queue — BullMQ
+ * on Redis when REDIS_URL is set, else the table in the database the configuration names (DATABASE_URL or
+ * the SQLite file under NETLOOM_DATA_DIR) — computes
  * them on this process's worker threads and records the results. Start any number, on any machines that
  * share the database. Logs are JSON lines (pino) on stdout; on a stop signal the rows in progress are
  * given back to the queue at once for another worker to take.
@@ -12,6 +13,7 @@ import { MetricPool } from '@netloom/engine/pool/index.ts';
 import { openDatabase } from '../../store/db.ts';
 import { migrate } from '../../store/migrations/index.ts';
 import { JobRunner } from '../../domain/job-runner.ts';
+import { openJobQueue } from '../../domain/job-queue.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { CliCommand } from '../context.ts';
 
@@ -38,9 +40,11 @@ export const workerCommand: CliCommand = {
         await migrate(handle.db);
         const pool = new MetricPool({ workers: threads, queueSize: 0, timeoutMs: config.jobs.timeoutMs, limits: { maxNodes: config.limits.maxNodes, maxEdges: config.limits.maxEdges } });
         const concurrency = positive('concurrency', opts.concurrency, pool.workers);
-        const runner = new JobRunner({ db: handle.db, pool, config, concurrency, log });
+        const queue = openJobQueue(config, log);
+        await queue?.ready(5_000);
+        const runner = new JobRunner({ db: handle.db, pool, config, concurrency, log, queue });
         runner.start();
-        log.info({ workerId: runner.workerId, threads: pool.workers, concurrency }, 'worker started');
+        log.info({ workerId: runner.workerId, threads: pool.workers, concurrency, queue: queue ? 'redis' : 'table' }, 'worker started');
         await new Promise<void>((resolve) => {
           const stop = (signal: string) => {
             log.info({ signal }, 'worker stopping: giving rows in progress back to the queue');
@@ -50,6 +54,7 @@ export const workerCommand: CliCommand = {
           process.once('SIGINT', () => stop('SIGINT'));
         });
         await runner.stop();
+        await queue?.close();
         await pool.close();
         await handle.close();
         log.info({ workerId: runner.workerId }, 'worker stopped');

@@ -27,6 +27,14 @@ import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, Up
 const NUMERIC_TYPES = new Set(['integer', 'long', 'float', 'double', 'short', 'byte', 'bigdecimal', 'biginteger', 'int']);
 const IMAGE_ATTRIBUTE = 'nl:image';
 
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** A viz colour channel: an integer 0–255, else -1. */
+function channel(v: string | undefined): number {
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isInteger(n) && n >= 0 && n <= 255 ? n : -1;
+}
+
 interface AttrDef {
   name: string;
   type: 'number' | 'boolean' | 'string';
@@ -94,9 +102,10 @@ export async function importGexf(file: UploadedFile, limits: ImportLimits): Prom
   const color = (a: readonly string[]): string | undefined => {
     const hex = hexColor(attr(a, 'hex'));
     if (hex) return hex;
-    const [r, g, b] = [attr(a, 'r'), attr(a, 'g'), attr(a, 'b')].map((v) => (v === undefined ? NaN : Number(v)));
-    if ([r, g, b].every((v) => Number.isInteger(v) && v >= 0 && v <= 255)) return `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-    return undefined;
+    const r = channel(attr(a, 'r'));
+    const g = channel(attr(a, 'g'));
+    const b = channel(attr(a, 'b'));
+    return r < 0 || g < 0 || b < 0 ? undefined : `#${HEX2[r]}${HEX2[g]}${HEX2[b]}`;
   };
   const numberAttr = (a: readonly string[], key: string, at: number, what: string): number | undefined => {
     const raw = attr(a, key);

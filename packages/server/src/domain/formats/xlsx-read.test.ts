@@ -1,12 +1,19 @@
 // The workbook reader on files shaped as Excel and LibreOffice write them (shared strings with rich
 // text and phonetic runs, inline strings, formulas with cached values, booleans, dates by built-in and
 // custom number formats, the 1904 date system, errors, cells and rows skipped, a namespace prefix,
-// relationships with `..` and absolute targets), and the tokenizer's refusals with line and column.
+// relationships with `..` and absolute targets), files written by LibreOffice Calc 7.4 (fixtures/: the
+// Excel template re-saved, and a CSV converted with `soffice --headless --convert-to xlsx`), and the
+// tokenizer's refusals with line and column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { strToU8 } from 'fflate';
 import { Problems } from './problems.ts';
-import { readWorkbook } from './xlsx-read.ts';
+import { isDateFormat, readWorkbook } from './xlsx-read.ts';
+import { readNetworkFile } from './index.ts';
+import { template } from './templates.ts';
 import { scanXml, XmlScanError } from './xml-scan.ts';
 import { DomainError } from '../errors.ts';
 
@@ -133,4 +140,41 @@ test('the tokenizer: references, CDATA, comments, attribute normalisation; refus
   assert.equal(refusal('<a>1 < 2</a>'), "1:6 a '<' that starts no tag (write &lt;)");
   assert.equal(refusal('<a>AT&T</a>'), "1:6 an '&' that starts no reference (write &amp;)");
   assert.equal(refusal(''), '1:1 no root element');
+});
+
+const limits = { maxNodes: 1e6, maxEdges: 5e6, maxBytes: 1 << 30, maxInflatedBytes: 1 << 30 };
+const fixture = (name: string) => {
+  const path = join(import.meta.dirname, 'fixtures', name);
+  return { path, filename: name, bytes: statSync(path).size };
+};
+
+test('files written by LibreOffice Calc: the template re-saved reads as the template; a converted CSV keeps its dates, numbers and texts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'netloom-xlsx-'));
+  try {
+    const body = (await template('xlsx')).body;
+    const path = join(dir, 'template.xlsx');
+    writeFileSync(path, body);
+    const ours = await readNetworkFile('xlsx', { path, filename: 'template.xlsx', bytes: body.length }, undefined, limits);
+    const libre = await readNetworkFile('xlsx', fixture('template-libreoffice.xlsx'), undefined, limits);
+    assert.ok(ours.nodeCount > 10 && ours.edgeCount > 10);
+    assert.deepEqual(libre, ours);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // Edges.csv: "Source,Target,When,Flag,Score,Note" with a date LibreOffice recognised (a number styled
+  // yyyy-mm-dd), one it did not (text), TRUE/FALSE as text, an ampersand and a line break
+  const edges = await readNetworkFile('xlsx', fixture('edges-libreoffice.xlsx'), undefined, limits);
+  assert.deepEqual(edges.networkJSON, {
+    nodes: [{ id: 'ana' }, { id: 'ben' }, { id: 'cho' }],
+    edges: [
+      { id: 1, source: 'ana', target: 'ben', attributes: { When: '2024-03-05', Flag: 'TRUE', Score: 1.5, Note: 'x & y' } },
+      { id: 2, source: 'ben', target: 'cho', attributes: { When: '2023-12-31 13:30', Flag: 'FALSE', Score: 2, Note: 'multi\nline' } },
+      { id: 3, source: 'cho', target: 'ana', attributes: { Flag: 'TRUE' } },
+    ],
+  });
+});
+
+test('date formats: built-in keywords and literals do not make a date', () => {
+  for (const code of ['yyyy\\-mm\\-dd', 'd/m/yy h:mm', '[h]:mm:ss', 'mmm-yy', '[$-F800]dddd\\,\\ mmmm\\ dd\\,\\ yyyy']) assert.equal(isDateFormat(code), true, code);
+  for (const code of ['General', '0.00', '#,##0 "days"', '[Red]0.0', '0.00E+00', '@', '_-* #,##0_-;\\-* #,##0_-', '[$€-407] #,##0.00']) assert.equal(isDateFormat(code), false, code);
 });

@@ -30,9 +30,12 @@ function builtinDate(id: number): boolean {
   return (id >= 14 && id <= 22) || (id >= 27 && id <= 36) || (id >= 45 && id <= 47) || (id >= 50 && id <= 58);
 }
 
-/** A custom format code that shows a date or time: y m d h s outside quotes, brackets and escapes. */
+/**
+ * A custom format code that shows a date or time: y m d h s outside quotes, brackets, escapes and the
+ * keyword General (LibreOffice writes `General` as a custom format).
+ */
 export function isDateFormat(code: string): boolean {
-  const bare = code.replace(/\[[^\]]*\]/g, '').replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/_.|\*./g, '');
+  const bare = code.replace(/\[[^\]]*\]/g, '').replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/_.|\*./g, '').replace(/general/gi, '');
   return /[ymdhs]/i.test(bare.split(';')[0]);
 }
 

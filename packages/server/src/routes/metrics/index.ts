@@ -93,7 +93,7 @@ export function prefersAsync(request: FastifyRequest): boolean {
 
 export async function metricRoutes(app: FastifyInstance): Promise<void> {
   const deps = metricRunDeps(app);
-  const jobs = { ...deps, jobs: app.config.jobs, wake: () => app.jobRunner?.wake(), now: app.now };
+  const jobs = { ...deps, jobs: app.config.jobs, wake: () => app.jobRunner?.wake(), queue: app.jobQueue, now: app.now };
 
   // Keep metric bodies as bytes: parsed here when small, in a worker when big (see the header).
   app.removeContentTypeParser('application/json');

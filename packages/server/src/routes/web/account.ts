@@ -31,6 +31,7 @@ import {
   WebTag,
   webProblems,
 } from '../../schemas/web.ts';
+import { ref } from '../../schemas/ref.ts';
 import { webOrganization, webUser } from './present.ts';
 
 export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
@@ -39,7 +40,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
   const web = { web: true };
   const mfaExempt = { web: { mfaExempt: true } };
 
-  app.get('/app/api/account', { config: web, schema: { ...base, summary: 'Plan, network counts and maxima, organization, MFA', response: { 200: AccountSchema, ...webProblems(401, 403, 429) } } }, async (request) => {
+  app.get('/app/api/account', { config: web, schema: { ...base, summary: 'Plan, network counts and maxima, organization, MFA', response: { 200: ref(AccountSchema), ...webProblems(401, 403, 429) } } }, async (request) => {
     const w = requireWeb(request);
     const [summary, organization, left] = await Promise.all([accountSummary(db, app.config, w.user), webOrganization(app, w), remainingRecoveryCodes(db, w.userId)]);
     return { user: webUser(w), ...summary, organization, mfa: { enabled: w.mfaEnabled, recoveryCodesLeft: w.mfaEnabled ? left : 0 } };
@@ -47,7 +48,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
 
   app.post(
     '/app/api/account/password',
-    { config: web, schema: { ...base, summary: 'Change the password (ends the other sessions)', body: PasswordChangeBody, response: { 200: PasswordChangedSchema, ...webProblems(400, 401, 403, 429) } } },
+    { config: web, schema: { ...base, summary: 'Change the password (ends the other sessions)', body: ref(PasswordChangeBody), response: { 200: ref(PasswordChangedSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const r = await changePassword(deps, w.user, request.body as { currentPassword: string; newPassword: string }, { ip: request.ip, keepSessionId: w.sessionId });
@@ -55,14 +56,14 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
     },
   );
 
-  app.get('/app/api/account/sessions', { config: web, schema: { ...base, summary: 'Active web sessions of this account', response: { 200: WebSessionListSchema, ...webProblems(401, 403, 429) } } }, async (request) => {
+  app.get('/app/api/account/sessions', { config: web, schema: { ...base, summary: 'Active web sessions of this account', response: { 200: ref(WebSessionListSchema), ...webProblems(401, 403, 429) } } }, async (request) => {
     const w = requireWeb(request);
     return { sessions: await listWebSessions(db, app.config.web, w.userId, w.sessionId, app.now()) };
   });
 
   app.delete(
     '/app/api/account/sessions/:id',
-    { config: web, schema: { ...base, summary: 'End one of your sessions', params: WebSessionIdParams, response: { 200: SessionEndedSchema, ...webProblems(401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'End one of your sessions', params: WebSessionIdParams, response: { 200: ref(SessionEndedSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request, reply) => {
       const w = requireWeb(request);
       const { id } = request.params as { id: string };
@@ -74,7 +75,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
 
   app.post(
     '/app/api/account/sessions/sign-out-everywhere',
-    { config: mfaExempt, schema: { ...base, summary: 'End every session of this account, this one included', response: { 200: EndedCountSchema, ...webProblems(401, 403, 429) } } },
+    { config: mfaExempt, schema: { ...base, summary: 'End every session of this account, this one included', response: { 200: ref(EndedCountSchema), ...webProblems(401, 403, 429) } } },
     async (request, reply) => {
       const w = requireWeb(request);
       const ended = await endWebSessionsOfUser(db, w.userId);
@@ -83,7 +84,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
     },
   );
 
-  app.post('/app/api/account/mfa/setup', { config: mfaExempt, schema: { ...base, summary: 'Start TOTP enrolment: a new secret and otpauth URL', response: { 200: MfaSetupSchema, ...webProblems(401, 403, 429) } } }, async (request) => {
+  app.post('/app/api/account/mfa/setup', { config: mfaExempt, schema: { ...base, summary: 'Start TOTP enrolment: a new secret and otpauth URL', response: { 200: ref(MfaSetupSchema), ...webProblems(401, 403, 429) } } }, async (request) => {
     const w = requireWeb(request);
     if (w.mfaEnabled) throw new DomainError('CONFLICT', 'MFA is already enabled; disable it first to enrol another device');
     return setupMfa(db, w.user, app.now());
@@ -91,7 +92,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
 
   app.post(
     '/app/api/account/mfa/enable',
-    { config: mfaExempt, schema: { ...base, summary: 'Confirm enrolment with a current code; returns 10 one-time recovery codes', body: MfaEnableBody, response: { 200: RecoveryCodesSchema, ...webProblems(400, 401, 403, 409, 429) } } },
+    { config: mfaExempt, schema: { ...base, summary: 'Confirm enrolment with a current code; returns 10 one-time recovery codes', body: ref(MfaEnableBody), response: { 200: ref(RecoveryCodesSchema), ...webProblems(400, 401, 403, 409, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       if (w.mfaEnabled) throw new DomainError('CONFLICT', 'MFA is already enabled');
@@ -101,7 +102,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
 
   app.post(
     '/app/api/account/mfa/disable',
-    { config: web, schema: { ...base, summary: 'Turn MFA off (password required; refused while the organization requires MFA)', body: PasswordBody, response: { 200: MfaDisabledSchema, ...webProblems(400, 401, 403, 429) } } },
+    { config: web, schema: { ...base, summary: 'Turn MFA off (password required; refused while the organization requires MFA)', body: ref(PasswordBody), response: { 200: ref(MfaDisabledSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       if (w.requireMfa) throw new DomainError('FORBIDDEN', 'your organization requires MFA; it cannot be turned off');
@@ -113,7 +114,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
 
   app.post(
     '/app/api/account/mfa/recovery-codes',
-    { config: web, schema: { ...base, summary: 'New recovery codes (password required); the old ones stop working', body: PasswordBody, response: { 200: RecoveryCodesSchema, ...webProblems(400, 401, 403, 429) } } },
+    { config: web, schema: { ...base, summary: 'New recovery codes (password required); the old ones stop working', body: ref(PasswordBody), response: { 200: ref(RecoveryCodesSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       if (!(await mfaEnabled(db, w.userId))) throw new DomainError('FORBIDDEN', 'MFA is not enabled for this account');

@@ -22,18 +22,19 @@ import {
   WebTag,
   webProblems,
 } from '../../schemas/web.ts';
+import { ref } from '../../schemas/ref.ts';
 
 export function webCredentialRoutes(app: FastifyInstance, deps: SignInDeps): void {
   const db = app.database.db;
   const base = { tags: [WebTag], security: cookieSecurity };
   const web = { web: true };
 
-  app.get('/app/api/scopes', { config: web, schema: { ...base, summary: 'Resources and scopes a credential can hold', response: { 200: ScopeListSchema, ...webProblems(401, 403, 429) } } }, async (request) => {
+  app.get('/app/api/scopes', { config: web, schema: { ...base, summary: 'Resources and scopes a credential can hold', response: { 200: ref(ScopeListSchema), ...webProblems(401, 403, 429) } } }, async (request) => {
     requireWeb(request);
     return { resources: [...SCOPE_RESOURCES], scopes: [...SCOPES] };
   });
 
-  app.get('/app/api/credentials', { config: web, schema: { ...base, summary: "Your API credentials, and the organization's for Owners/Admins", response: { 200: WebCredentialListSchema, ...webProblems(401, 403, 429) } } }, async (request) => {
+  app.get('/app/api/credentials', { config: web, schema: { ...base, summary: "Your API credentials, and the organization's for Owners/Admins", response: { 200: ref(WebCredentialListSchema), ...webProblems(401, 403, 429) } } }, async (request) => {
     const w = requireWeb(request);
     return { credentials: await listWebCredentials(db, w) };
   });
@@ -42,7 +43,7 @@ export function webCredentialRoutes(app: FastifyInstance, deps: SignInDeps): voi
     '/app/api/credentials',
     {
       config: web,
-      schema: { ...base, summary: 'Create a bearer token (password re-entered); the token is shown once', body: CreateCredentialBody, response: { 201: CreatedCredentialSchema, ...webProblems(400, 401, 403, 429) } },
+      schema: { ...base, summary: 'Create a bearer token (password re-entered); the token is shown once', body: ref(CreateCredentialBody), response: { 201: ref(CreatedCredentialSchema), ...webProblems(400, 401, 403, 429) } },
     },
     async (request, reply) => {
       const w = requireWeb(request);
@@ -56,7 +57,7 @@ export function webCredentialRoutes(app: FastifyInstance, deps: SignInDeps): voi
 
   app.delete(
     '/app/api/credentials/:id',
-    { config: web, schema: { ...base, summary: 'Revoke a credential (effective on its next request)', params: CredentialIdParams, response: { 200: RevokedCredentialSchema, ...webProblems(401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Revoke a credential (effective on its next request)', params: CredentialIdParams, response: { 200: ref(RevokedCredentialSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { id } = request.params as { id: string };

@@ -38,8 +38,8 @@ import { auditCsv, auditPage, parseAuditFilter } from '../../domain/embed-audit-
 import { embedSnippet } from '../../domain/embed-snippet.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
 import {
-  AuditPageSchema,
   AuditQuery,
+  EmbeddingConsoleSchema,
   ExternalIdParams,
   GrantParams,
   LaunchTokenSchema,
@@ -49,55 +49,30 @@ import {
   NetworkIdParams,
   PageQuery,
   SessionIdParams,
-  SessionRevokedSchema,
   TrySessionBody,
   TrySessionSchema,
 } from '../../schemas/console.ts';
+import {
+  AuditPageSchema,
+  ChatSettingsBodySchema,
+  ChatSettingsSchema,
+  EmbedSettingsBodySchema,
+  EmbedSettingsSchema,
+  GrantBodySchema,
+  ManagedUserBodySchema,
+  ManagedUserListSchema,
+  ManagedUserSchema,
+  PresetQuestionsBodySchema,
+  PresetQuestionsSchema,
+  SessionRevokedSchema,
+} from '../../schemas/embed.ts';
+import { checkedByDomain } from '../../http/route-contract.ts';
 import { cookieSecurity, webProblems } from '../../schemas/web.ts';
+import { ref } from '../../schemas/ref.ts';
 import { paging } from '../embed/context.ts';
 import { ConsoleTag, orgAdminOf } from './organization-members.ts';
 
 const P = '/app/api/organization/embedding';
-/** Managed-user and settings bodies are validated by the domain (one set of rules with the public API). */
-const AnyObject = Type.Object({}, { additionalProperties: true });
-const ManagedUser = Type.Object(
-  {
-    externalId: Type.String(),
-    displayName: Type.String(),
-    status: Type.String(),
-    chatAccess: Type.String(),
-    orgPermission: Type.String(),
-    readOnly: Type.Boolean(),
-    networks: Type.Array(Type.Object({ networkId: Type.String(), name: Type.String(), permission: Type.String() })),
-    created: Type.String(),
-    modified: Type.String(),
-    lastActiveAt: Type.Union([Type.String(), Type.Null()]),
-    deactivatedAt: Type.Union([Type.String(), Type.Null()]),
-  },
-  { title: 'ConsoleManagedUser' },
-);
-const ManagedUserPage = Type.Object({ total: Type.Integer(), offset: Type.Integer(), limit: Type.Integer(), users: Type.Array(ManagedUser) });
-const ChatSettings = Type.Object({
-  aiChat: Type.Boolean(),
-  allowance: Type.Object({ limit: Type.Integer(), used: Type.Integer(), resetsAt: Type.String() }),
-});
-const Presets = Type.Object({ networkId: Type.String(), presetQuestions: Type.Array(Type.String()), custom: Type.Boolean() });
-const Settings = Type.Object(
-  {
-    enabled: Type.Boolean(),
-    seats: Type.Integer(),
-    seatsUsed: Type.Integer(),
-    allowedOrigins: Type.Array(Type.String()),
-    allOwnedNetworks: Type.Boolean(),
-    embeddableNetworkIds: Type.Array(Type.String()),
-    dataDisclosureAccepted: Type.Boolean(),
-    dataDisclosureAcceptedAt: Type.Union([Type.String(), Type.Null()]),
-    limits: Type.Record(Type.String(), Type.Unknown()),
-  },
-  { title: 'ConsoleEmbedSettings' },
-);
-const Console = Type.Object({ settings: Settings, chat: ChatSettings, disclosureText: Type.String() });
-
 /** The data-disclosure acknowledgement's text (docs/embedding-api.md, "Organization settings"). */
 export const DISCLOSURE_TEXT =
   'Making networks embeddable authorizes your integration (the host application holding your organization credential) to receive the full content of those networks — every node, edge and attribute — and to show it to the managed users you grant access to.';
@@ -113,36 +88,36 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     await checkProvisioningRate(ctx, orgId, settings);
   }
 
-  app.get(P, { config, schema: { summary: 'Embedding settings, seats and AI chat of the organization', tags, security, response: { 200: Console, ...webProblems(401, 403) } } }, async (request) => {
+  app.get(P, { config, schema: { summary: 'Embedding settings, seats and AI chat of the organization', tags, security, response: { 200: ref(EmbeddingConsoleSchema), ...webProblems(401, 403) } } }, async (request) => {
     const { orgId } = orgAdminOf(request);
     const [settings, chat] = await Promise.all([settingsView(ctx, orgId), chatSettings(ctx, orgId)]);
     return { settings, chat, disclosureText: DISCLOSURE_TEXT };
   });
 
-  app.put(`${P}/settings`, { config, schema: { summary: 'Change allowed origins, all owned networks / chosen networks, the data disclosure', tags, security, body: AnyObject, response: { 200: Settings, ...webProblems(400, 401, 403) } } }, async (request) => {
+  app.put(`${P}/settings`, { config, validatorCompiler: checkedByDomain, schema: { summary: 'Change allowed origins, all owned networks / chosen networks, the data disclosure', tags, security, body: ref(EmbedSettingsBodySchema), response: { 200: ref(EmbedSettingsSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId, actor } = orgAdminOf(request);
     await requireEnabled(ctx, orgId);
     return updateSettings(ctx, orgId, actor, request.body);
   });
 
-  app.get(`${P}/networks`, { config, schema: { summary: "The organization's networks for the embeddable chooser", tags, security, response: { 200: NetworkChoicesSchema, ...webProblems(401, 403) } } }, async (request) =>
+  app.get(`${P}/networks`, { config, schema: { summary: "The organization's networks for the embeddable chooser", tags, security, response: { 200: ref(NetworkChoicesSchema), ...webProblems(401, 403) } } }, async (request) =>
     embeddingNetworkChoices(ctx, orgAdminOf(request).orgId),
   );
 
-  app.get(`${P}/users`, { config, schema: { summary: 'Managed users (status, paging; oldest first)', tags, security, querystring: ManagedUserListQuery, response: { 200: ManagedUserPage, ...webProblems(400, 401, 403) } } }, async (request) => {
+  app.get(`${P}/users`, { config, schema: { summary: 'Managed users (status, paging; oldest first)', tags, security, querystring: ManagedUserListQuery, response: { 200: ref(ManagedUserListSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId } = orgAdminOf(request);
     const q = request.query as { status?: 'active' | 'deactivated'; limit?: string; offset?: string };
     const page = await listManagedUsersPage(ctx, orgId, { status: q.status, ...paging(q) });
     return { total: page.total, offset: page.offset, limit: page.limit, users: page.users.map(presentManagedUser) };
   });
 
-  app.get(`${P}/users/:externalId`, { config, schema: { summary: 'One managed user', tags, security, params: ExternalIdParams, response: { 200: ManagedUser, ...webProblems(401, 403, 404) } } }, async (request) =>
+  app.get(`${P}/users/:externalId`, { config, schema: { summary: 'One managed user', tags, security, params: ExternalIdParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404) } } }, async (request) =>
     presentManagedUser(await getManagedUserWithGrants(ctx, orgAdminOf(request).orgId, (request.params as { externalId: string }).externalId)),
   );
 
   app.put(
     `${P}/users/:externalId`,
-    { config, schema: { summary: 'Create (201) or update (200) a managed user; reactivates a deactivated one', tags, security, params: ExternalIdParams, body: AnyObject, response: { 200: ManagedUser, 201: ManagedUser, ...webProblems(400, 401, 402, 403, 409, 429) } } },
+    { config, validatorCompiler: checkedByDomain, schema: { summary: 'Create (201) or update (200) a managed user; reactivates a deactivated one', tags, security, params: ExternalIdParams, body: ref(ManagedUserBodySchema), response: { 200: ref(ManagedUserSchema), 201: ref(ManagedUserSchema), ...webProblems(400, 401, 402, 403, 409, 429) } } },
     async (request, reply) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
@@ -153,7 +128,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
 
   app.put(
     `${P}/users/:externalId/networks/:networkId`,
-    { config, schema: { summary: 'Grant View or Edit on an embeddable network', tags, security, params: GrantParams, body: AnyObject, response: { 200: ManagedUser, ...webProblems(400, 401, 403, 404, 429) } } },
+    { config, validatorCompiler: checkedByDomain, schema: { summary: 'Grant View or Edit on an embeddable network', tags, security, params: GrantParams, body: ref(GrantBodySchema), response: { 200: ref(ManagedUserSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
@@ -164,7 +139,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
 
   app.delete(
     `${P}/users/:externalId/networks/:networkId`,
-    { config, schema: { summary: 'Remove a grant', tags, security, params: GrantParams, response: { 200: ManagedUser, ...webProblems(401, 403, 404, 429) } } },
+    { config, schema: { summary: 'Remove a grant', tags, security, params: GrantParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
@@ -175,7 +150,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
 
   app.post(
     `${P}/users/:externalId/deactivate`,
-    { config, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, security, params: ExternalIdParams, response: { 200: ManagedUser, ...webProblems(401, 403, 404, 429) } } },
+    { config, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, security, params: ExternalIdParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
@@ -183,14 +158,14 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     },
   );
 
-  app.get(`${P}/sessions`, { config, schema: { summary: 'Live embed sessions (newest first)', tags, security, querystring: PageQuery, response: { 200: LiveSessionPageSchema, ...webProblems(400, 401, 403) } } }, async (request) => {
+  app.get(`${P}/sessions`, { config, schema: { summary: 'Live embed sessions (newest first)', tags, security, querystring: PageQuery, response: { 200: ref(LiveSessionPageSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId } = orgAdminOf(request);
     return liveSessionsPage(ctx, orgId, paging(request.query as { limit?: string; offset?: string }));
   });
 
   app.post(
     `${P}/sessions`,
-    { config, schema: { summary: 'Try it: a session for a managed user on one network, with its launch token and the embed snippet', tags, security, body: TrySessionBody, response: { 201: TrySessionSchema, ...webProblems(400, 401, 403, 404, 410, 429) } } },
+    { config, schema: { summary: 'Try it: a session for a managed user on one network, with its launch token and the embed snippet', tags, security, body: ref(TrySessionBody), response: { 201: ref(TrySessionSchema), ...webProblems(400, 401, 403, 404, 410, 429) } } },
     async (request, reply) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
@@ -214,7 +189,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
 
   app.post(
     `${P}/sessions/:sessionId/launch-tokens`,
-    { config, schema: { summary: "A new launch token for the console's live preview", tags, security, params: SessionIdParams, response: { 200: LaunchTokenSchema, ...webProblems(401, 403, 404, 410) } } },
+    { config, schema: { summary: "A new launch token for the console's live preview", tags, security, params: SessionIdParams, response: { 200: ref(LaunchTokenSchema), ...webProblems(401, 403, 404, 410) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       const { launchToken } = await issueLaunchToken(ctx, orgId, actor, (request.params as { sessionId: string }).sessionId);
@@ -224,14 +199,14 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
 
   app.delete(
     `${P}/sessions/:sessionId`,
-    { config, schema: { summary: 'Revoke a session (idempotent)', tags, security, params: SessionIdParams, response: { 200: SessionRevokedSchema, ...webProblems(401, 403, 404) } } },
+    { config, schema: { summary: 'Revoke a session (idempotent)', tags, security, params: SessionIdParams, response: { 200: ref(SessionRevokedSchema), ...webProblems(401, 403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return revokeSession(ctx, orgId, actor, (request.params as { sessionId: string }).sessionId);
     },
   );
 
-  app.get(`${P}/audit`, { config, schema: { summary: 'The audit log, filtered by action, actor, target and dates; newest first', tags, security, querystring: AuditQuery, response: { 200: AuditPageSchema, ...webProblems(400, 401, 403) } } }, async (request) => {
+  app.get(`${P}/audit`, { config, schema: { summary: 'The audit log, filtered by action, actor, target and dates; newest first', tags, security, querystring: AuditQuery, response: { 200: ref(AuditPageSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId } = orgAdminOf(request);
     const q = request.query as Record<string, string | undefined>;
     return auditPage(ctx, orgId, parseAuditFilter(q), paging(q));
@@ -252,18 +227,18 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     },
   );
 
-  app.put(`${P}/chat`, { config, schema: { summary: "Switch the organization's AI chat on or off", tags, security, body: Type.Object({ aiChat: Type.Boolean() }, { additionalProperties: false }), response: { 200: ChatSettings, ...webProblems(400, 401, 403) } } }, async (request) => {
+  app.put(`${P}/chat`, { config, schema: { summary: "Switch the organization's AI chat on or off", tags, security, body: ref(ChatSettingsBodySchema), response: { 200: ref(ChatSettingsSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId, actor } = orgAdminOf(request);
     return setAiChat(ctx, orgId, actor, (request.body as { aiChat: boolean }).aiChat);
   });
 
-  app.get(`${P}/networks/:networkId/presets`, { config, schema: { summary: "A network's preset chat questions", tags, security, params: NetworkIdParams, response: { 200: Presets, ...webProblems(401, 403, 404) } } }, async (request) =>
+  app.get(`${P}/networks/:networkId/presets`, { config, schema: { summary: "A network's preset chat questions", tags, security, params: NetworkIdParams, response: { 200: ref(PresetQuestionsSchema), ...webProblems(401, 403, 404) } } }, async (request) =>
     networkPresets(ctx, orgAdminOf(request).orgId, (request.params as { networkId: string }).networkId),
   );
 
   app.put(
     `${P}/networks/:networkId/presets`,
-    { config, schema: { summary: "Set a network's preset questions ({ presetQuestions: [String] | null })", tags, security, params: NetworkIdParams, body: AnyObject, response: { 200: Presets, ...webProblems(400, 401, 403, 404) } } },
+    { config, validatorCompiler: checkedByDomain, schema: { summary: "Set a network's preset questions ({ presetQuestions: [String] | null })", tags, security, params: NetworkIdParams, body: ref(PresetQuestionsBodySchema), response: { 200: ref(PresetQuestionsSchema), ...webProblems(400, 401, 403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return setNetworkPresets(ctx, orgId, actor, (request.params as { networkId: string }).networkId, request.body);

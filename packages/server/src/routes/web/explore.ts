@@ -10,6 +10,7 @@ import { exploreLaunchToken, startOwnerExplore, startPublicExplore } from '../..
 import { requireWeb } from '../../http/web-session.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { cookieSecurity, ExploreParams, ExploreSessionParams, ExploreStartedSchema, LaunchTokenSchema, WebTag, webProblems } from '../../schemas/web.ts';
+import { ref } from '../../schemas/ref.ts';
 
 /** The web app's origin as the browser sent it (already checked to be our own by http/web-session.ts). */
 function appOrigin(request: FastifyRequest, publicUrl: string): string {
@@ -32,7 +33,7 @@ export function webExploreRoutes(app: FastifyInstance, ctx: EmbedContext): void 
     '/app/api/networks/:id/explore',
     {
       config: { web: true },
-      schema: { tags, security: cookieSecurity, summary: 'Open a network in the viewer in owner mode', params: ExploreParams, response: { 201: ExploreStartedSchema, ...webProblems(401, 403, 404, 429) } },
+      schema: { tags, security: cookieSecurity, summary: 'Open a network in the viewer in owner mode', params: ExploreParams, response: { 201: ref(ExploreStartedSchema), ...webProblems(401, 403, 404, 429) } },
     },
     async (request, reply) => {
       const w = requireWeb(request);
@@ -51,7 +52,7 @@ export function webExploreRoutes(app: FastifyInstance, ctx: EmbedContext): void 
     '/app/api/public-networks/:id/explore',
     {
       config: { web: { session: 'optional' } },
-      schema: { tags, security: [], summary: 'Open a Public network read-only in the viewer (Discover; signed out ok)', params: ExploreParams, response: { 201: ExploreStartedSchema, ...webProblems(403, 404, 429) } },
+      schema: { tags, security: [], summary: 'Open a Public network read-only in the viewer (Discover; signed out ok)', params: ExploreParams, response: { 201: ref(ExploreStartedSchema), ...webProblems(403, 404, 429) } },
     },
     async (request, reply) => {
       const started = await startPublicExplore(ctx, { networkId: (request.params as { id: string }).id, origin: appOrigin(request, app.config.publicUrl) });
@@ -63,7 +64,7 @@ export function webExploreRoutes(app: FastifyInstance, ctx: EmbedContext): void 
     '/app/api/explore/:sessionId/launch-tokens',
     {
       config: { web: { session: 'optional' } },
-      schema: { tags, security: cookieSecurity, summary: 'A new launch token (60 s, single use) for an Explore viewer', params: ExploreSessionParams, response: { 200: LaunchTokenSchema, ...webProblems(403, 404, 410, 429) } },
+      schema: { tags, security: cookieSecurity, summary: 'A new launch token (60 s, single use) for an Explore viewer', params: ExploreSessionParams, response: { 200: ref(LaunchTokenSchema), ...webProblems(403, 404, 410, 429) } },
     },
     async (request) => exploreLaunchToken(ctx, (request.params as { sessionId: string }).sessionId, request.web?.sessionId ?? null),
   );

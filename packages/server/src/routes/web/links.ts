@@ -11,6 +11,7 @@ import { describeLink, redeemLink } from '../../domain/user-links.ts';
 import { resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
 import { sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
 import { LinkInfoSchema, LinkParams, LinkRedeemBody, SessionInfoSchema, WebTag, webProblems } from '../../schemas/web.ts';
+import { ref } from '../../schemas/ref.ts';
 import { sessionInfo } from './present.ts';
 
 export function webLinkRoutes(app: FastifyInstance, deps: SignInDeps): void {
@@ -20,7 +21,7 @@ export function webLinkRoutes(app: FastifyInstance, deps: SignInDeps): void {
 
   app.get(
     '/app/api/links/:token',
-    { config: none, schema: { ...base, summary: 'What an invitation or reset link is for', params: LinkParams, response: { 200: LinkInfoSchema, ...webProblems(404, 429) } } },
+    { config: none, schema: { ...base, summary: 'What an invitation or reset link is for', params: LinkParams, response: { 200: ref(LinkInfoSchema), ...webProblems(404, 429) } } },
     async (request) => describeLink(db, (request.params as { token: string }).token, app.now()),
   );
 
@@ -28,7 +29,7 @@ export function webLinkRoutes(app: FastifyInstance, deps: SignInDeps): void {
     '/app/api/links/:token',
     {
       config: none,
-      schema: { ...base, summary: 'Redeem a link: set the password (and name), then signed in', params: LinkParams, body: LinkRedeemBody, response: { 200: SessionInfoSchema, ...webProblems(400, 401, 403, 404, 409, 429) } },
+      schema: { ...base, summary: 'Redeem a link: set the password (and name), then signed in', params: LinkParams, body: ref(LinkRedeemBody), response: { 200: ref(SessionInfoSchema), ...webProblems(400, 401, 403, 404, 409, 429) } },
     },
     async (request, reply) => {
       const { token } = request.params as { token: string };

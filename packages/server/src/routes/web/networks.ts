@@ -31,7 +31,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/app/api/networks',
-    { config: web, schema: { ...base, summary: 'Your networks and the ones shared with you, with counts against the plan maxima', querystring: WebNetworkListQuery, response: { 200: WebNetworkListSchema, ...webProblems(400, 401, 403, 429) } } },
+    { config: web, schema: { ...base, summary: 'Your networks and the ones shared with you, with counts against the plan maxima', querystring: WebNetworkListQuery, response: { 200: ref(WebNetworkListSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { sort } = request.query as { sort?: 'modified' | 'name' };
@@ -42,7 +42,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/app/api/networks/:id',
-    { config: web, schema: { ...base, summary: 'A network page: metadata, your access, saved views, shares', params: NetworkIdParams, response: { 200: WebNetworkDetailSchema, ...webProblems(401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'A network page: metadata, your access, saved views, shares', params: NetworkIdParams, response: { 200: ref(WebNetworkDetailSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { id } = request.params as { id: string };
@@ -53,7 +53,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch(
     '/app/api/networks/:id',
-    { config: web, schema: { ...base, summary: 'Rename, describe, make Public/Private, set directedness', params: NetworkIdParams, body: WebNetworkPatchBody, response: { 200: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Rename, describe, make Public/Private, set directedness', params: NetworkIdParams, body: ref(WebNetworkPatchBody), response: { 200: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { id } = request.params as { id: string };
@@ -64,7 +64,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete(
     '/app/api/networks/:id',
-    { config: web, schema: { ...base, summary: 'Delete a network (owner only)', params: NetworkIdParams, response: { 200: DeletedSchema, ...webProblems(401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Delete a network (owner only)', params: NetworkIdParams, response: { 200: ref(DeletedSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { id } = request.params as { id: string };
@@ -76,7 +76,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
 
   app.put(
     '/app/api/networks/:id/shares',
-    { config: web, schema: { ...base, summary: 'Share with a user by e-mail (View or Edit), or change the permission', params: NetworkIdParams, body: ShareBody, response: { 200: SharesSchema, ...webProblems(400, 401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Share with a user by e-mail (View or Edit), or change the permission', params: NetworkIdParams, body: ref(ShareBody), response: { 200: ref(SharesSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { id } = request.params as { id: string };
@@ -86,7 +86,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete(
     '/app/api/networks/:id/shares/:email',
-    { config: web, schema: { ...base, summary: 'Stop sharing with a user', params: ShareParams, response: { 200: SharesSchema, ...webProblems(400, 401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Stop sharing with a user', params: ShareParams, response: { 200: ref(SharesSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { id, email } = request.params as { id: string; email: string };

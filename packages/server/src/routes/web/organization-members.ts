@@ -25,6 +25,7 @@ import {
 import { requireWeb } from '../../http/web-session.ts';
 import { AddMemberBody, ChangeRoleBody, MemberListSchema, MemberParams, OrganizationMemberSchema, OrganizationOverviewSchema } from '../../schemas/console.ts';
 import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
+import { ref } from '../../schemas/ref.ts';
 
 export const ConsoleTag = 'Organization console (session)';
 
@@ -53,7 +54,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
 
   app.get(
     '/app/api/organization',
-    { config: web, schema: { summary: "The organization: plan, counts, embedding seats, the caller's role", tags, security: cookieSecurity, response: { 200: OrganizationOverviewSchema, ...webProblems(401, 403) } } },
+    { config: web, schema: { summary: "The organization: plan, counts, embedding seats, the caller's role", tags, security: cookieSecurity, response: { 200: ref(OrganizationOverviewSchema), ...webProblems(401, 403) } } },
     async (request) => {
       const m = orgMemberOf(request);
       return { ...(await organizationOverview(ctx, m.orgId)), role: m.actor.role, canManage: m.admin, requireMfa: m.requireMfa };
@@ -62,7 +63,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
 
   app.get(
     '/app/api/organization/members',
-    { config: web, schema: { summary: 'Members and roles (managed users flagged embedded)', tags, security: cookieSecurity, response: { 200: MemberListSchema, ...webProblems(401, 403) } } },
+    { config: web, schema: { summary: 'Members and roles (managed users flagged embedded)', tags, security: cookieSecurity, response: { 200: ref(MemberListSchema), ...webProblems(401, 403) } } },
     async (request) => ({ members: await listOrganizationMembers(ctx.db, orgMemberOf(request).orgId) }),
   );
 
@@ -70,7 +71,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
     '/app/api/organization/members',
     {
       config: web,
-      schema: { summary: 'Add an existing user to the organization', tags: [ConsoleTag, WebTag], security: cookieSecurity, body: AddMemberBody, response: { 201: OrganizationMemberSchema, ...webProblems(400, 401, 403, 404, 409) } },
+      schema: { summary: 'Add an existing user to the organization', tags: [ConsoleTag, WebTag], security: cookieSecurity, body: ref(AddMemberBody), response: { 201: ref(OrganizationMemberSchema), ...webProblems(400, 401, 403, 404, 409) } },
     },
     async (request, reply) => {
       const { orgId, actor } = orgAdminOf(request);
@@ -80,7 +81,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
 
   app.patch(
     '/app/api/organization/members/:userId',
-    { config: web, schema: { summary: "Change a member's role", tags, security: cookieSecurity, params: MemberParams, body: ChangeRoleBody, response: { 200: OrganizationMemberSchema, ...webProblems(400, 401, 403, 404, 409) } } },
+    { config: web, schema: { summary: "Change a member's role", tags, security: cookieSecurity, params: MemberParams, body: ref(ChangeRoleBody), response: { 200: ref(OrganizationMemberSchema), ...webProblems(400, 401, 403, 404, 409) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return changeMemberRole(ctx, orgId, actor, (request.params as { userId: string }).userId, (request.body as { role: string }).role);
@@ -89,7 +90,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
 
   app.post(
     '/app/api/organization/members/:userId/suspend',
-    { config: web, schema: { summary: "Suspend a member: ends their web sessions and disables their own credentials", tags, security: cookieSecurity, params: MemberParams, response: { 200: OrganizationMemberSchema, ...webProblems(401, 403, 404, 409) } } },
+    { config: web, schema: { summary: "Suspend a member: ends their web sessions and disables their own credentials", tags, security: cookieSecurity, params: MemberParams, response: { 200: ref(OrganizationMemberSchema), ...webProblems(401, 403, 404, 409) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return suspendMember(ctx, orgId, actor, (request.params as { userId: string }).userId);
@@ -98,7 +99,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
 
   app.post(
     '/app/api/organization/members/:userId/reinstate',
-    { config: web, schema: { summary: 'Reinstate a suspended member', tags, security: cookieSecurity, params: MemberParams, response: { 200: OrganizationMemberSchema, ...webProblems(401, 403, 404, 409) } } },
+    { config: web, schema: { summary: 'Reinstate a suspended member', tags, security: cookieSecurity, params: MemberParams, response: { 200: ref(OrganizationMemberSchema), ...webProblems(401, 403, 404, 409) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return reinstateMember(ctx, orgId, actor, (request.params as { userId: string }).userId);

@@ -11,6 +11,7 @@ import { createInvitation } from '../../domain/user-links.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import type { OrgRole } from '../../domain/identity.ts';
 import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems } from '../../schemas/web.ts';
+import { ref } from '../../schemas/ref.ts';
 
 export function webOrganizationRoutes(app: FastifyInstance): void {
   const db = app.database.db;
@@ -18,7 +19,7 @@ export function webOrganizationRoutes(app: FastifyInstance): void {
 
   app.put(
     '/app/api/organization/settings',
-    { config: { web: true }, schema: { ...base, summary: "Change the organization's settings (require MFA)", body: OrgSettingsBody, response: { 200: OrgSettingsSchema, ...webProblems(400, 401, 403, 429) } } },
+    { config: { web: true }, schema: { ...base, summary: "Change the organization's settings (require MFA)", body: ref(OrgSettingsBody), response: { 200: ref(OrgSettingsSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const { requireMfa } = request.body as { requireMfa: boolean };
@@ -30,7 +31,7 @@ export function webOrganizationRoutes(app: FastifyInstance): void {
 
   app.post(
     '/app/api/organization/invitations',
-    { config: { web: true }, schema: { ...base, summary: 'Invite someone into the organization: a one-time link valid 7 days', body: InvitationBody, response: { 201: CreatedLinkSchema, ...webProblems(400, 401, 403, 409, 429) } } },
+    { config: { web: true }, schema: { ...base, summary: 'Invite someone into the organization: a one-time link valid 7 days', body: ref(InvitationBody), response: { 201: ref(CreatedLinkSchema), ...webProblems(400, 401, 403, 409, 429) } } },
     async (request, reply) => {
       const w = requireWeb(request);
       if (!w.membership || !isOrgAdmin(w.membership)) throw new DomainError('FORBIDDEN', 'only Owners and Admins of an organization invite members');

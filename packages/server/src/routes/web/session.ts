@@ -9,6 +9,7 @@ import { signIn, type SignInDeps } from '../../domain/sign-in.ts';
 import { endWebSession, resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
 import { clearSessionCookie, requireWeb, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
 import { cookieSecurity, SessionInfoSchema, SignedOutSchema, SignInBody, WebTag, webProblems } from '../../schemas/web.ts';
+import { ref } from '../../schemas/ref.ts';
 import { sessionInfo } from './present.ts';
 
 export function webSessionRoutes(app: FastifyInstance, deps: SignInDeps): void {
@@ -18,7 +19,7 @@ export function webSessionRoutes(app: FastifyInstance, deps: SignInDeps): void {
     '/app/api/session',
     {
       config: { web: { mfaExempt: true } },
-      schema: { summary: 'The signed-in user, organization and CSRF token', tags, security: cookieSecurity, response: { 200: SessionInfoSchema, ...webProblems(401, 429) } },
+      schema: { summary: 'The signed-in user, organization and CSRF token', tags, security: cookieSecurity, response: { 200: ref(SessionInfoSchema), ...webProblems(401, 429) } },
     },
     async (request) => sessionInfo(app, requireWeb(request)),
   );
@@ -31,8 +32,8 @@ export function webSessionRoutes(app: FastifyInstance, deps: SignInDeps): void {
         summary: 'Sign in (sets the session cookie; a new session id on every sign-in)',
         tags,
         security: [],
-        body: SignInBody,
-        response: { 200: SessionInfoSchema, ...webProblems(400, 401, 403, 429) },
+        body: ref(SignInBody),
+        response: { 200: ref(SessionInfoSchema), ...webProblems(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -57,7 +58,7 @@ export function webSessionRoutes(app: FastifyInstance, deps: SignInDeps): void {
     '/app/api/session',
     {
       config: { web: { session: 'optional', mfaExempt: true } },
-      schema: { summary: 'Sign out (ends this session, clears the cookie)', tags, security: cookieSecurity, response: { 200: SignedOutSchema, ...webProblems(403, 429) } },
+      schema: { summary: 'Sign out (ends this session, clears the cookie)', tags, security: cookieSecurity, response: { 200: ref(SignedOutSchema), ...webProblems(403, 429) } },
     },
     async (request: FastifyRequest, reply) => {
       if (request.web) await endWebSession(app.database.db, request.web.userId, request.web.sessionId).catch(() => undefined);
