@@ -5,7 +5,7 @@
 // recorded by bench/loop-monitor.ts, so a slow answer can be told apart from the machine's other load.
 // Usage: node bench/slow-bodies.ts [connections=400] [requestTimeoutMs=10000]
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { holdSlowBodies } from './slow-clients.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,26 +51,7 @@ await new Promise<void>((resolve) => poller.stdout.on('data', (d) => {
 const load = [loadavg()[0]];
 const started = performance.now();
 const startedAt = Date.now();
-const closedAt: number[] = [];
-const statuses = new Map<string, number>();
-await Promise.all(Array.from({ length: N }, (_, i) => new Promise<void>((resolve) => {
-  const path = i % 2 ? '/api/v2/embed/sessions/0123456789abcdef01234567/access-tokens' : '/api/v2/networks';
-  const s = connect(port, '127.0.0.1');
-  let answer = '';
-  s.on('data', (d) => (answer += d));
-  s.on('error', () => {});
-  s.on('connect', () => {
-    s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
-    const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write(' ')), 200);
-    s.on('close', () => {
-      clearInterval(timer);
-      closedAt.push(performance.now() - started);
-      const st = /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'closed without answer';
-      statuses.set(st, (statuses.get(st) ?? 0) + 1);
-      resolve();
-    });
-  });
-})));
+const { statuses, closedAt } = await holdSlowBodies(port, N, token, started);
 await new Promise((r) => poller.on('exit', r));
 const endedAt = Date.now();
 load.push(loadavg()[0]);

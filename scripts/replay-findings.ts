@@ -9,7 +9,7 @@
 // The service trusts 127.0.0.1 as a proxy (NETLOOM_TRUSTED_PROXIES), so X-Forwarded-For stands for the
 // client addresses behind a load balancer (finding 4); everything else is defaults.
 import { spawn, execFileSync } from 'node:child_process';
-import { connect } from 'node:net';
+import { holdSlowBodies } from '../bench/slow-clients.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,24 +150,7 @@ const exchange = (sessionId: string, launchToken: string, client: string) =>
       await sleep(50);
     }
   })();
-  const statuses = new Map<string, number>();
-  await Promise.all(Array.from({ length: SLOW }, (_, i) => new Promise<void>((resolve) => {
-    const path = i % 2 ? '/api/v2/embed/sessions/0123456789abcdef01234567/access-tokens' : '/api/v2/networks';
-    const s = connect(port, '127.0.0.1');
-    let answer = '';
-    s.on('data', (d) => (answer += d));
-    s.on('error', () => {});
-    s.on('connect', () => {
-      s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
-      const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write(' ')), 200);
-      s.on('close', () => {
-        clearInterval(timer);
-        const st = /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'no answer';
-        statuses.set(st, (statuses.get(st) ?? 0) + 1);
-        resolve();
-      });
-    });
-  })));
+  const { statuses } = await holdSlowBodies(port, SLOW, token);
   polling = false;
   await poller;
   lat.sort((a, b) => a - b);

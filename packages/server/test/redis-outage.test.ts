@@ -1,5 +1,6 @@
 // A Redis outage is a quick 503 with Retry-After, never a hang (docs/operations.md "Redis outage",
-// docs/jobs.md "Faults"): the test runs its own redis-server on a free port, kills it mid-test, and checks
+// docs/jobs.md "Faults"): the test runs its own redis-server on a free port, stops it (a hung Redis: 503
+// after the 2 s command timeout), then kills it mid-test, and checks
 // an ordinary authenticated request (its rate limit lives in Redis) and a job submission (BullMQ) answer
 // 503 UNAVAILABLE with Retry-After within 2.5 s, /readyz says so, no job is created — then restarts
 // Redis and checks both recover by themselves and a job submitted then runs to completion.
@@ -82,13 +83,28 @@ describe('Redis outage: 503 + Retry-After at once, recovery by itself', { skip: 
     await kill(redis);
   });
 
-  test('kill Redis: 503 with Retry-After within 2.5 s; restart: requests and jobs work again', async () => {
+  test('Redis hung, then killed: 503 with Retry-After (after the 2 s command timeout, then at once); back: requests and jobs work again', async () => {
     assert.ok(t.app.jobQueue, 'jobs go through BullMQ');
     // all well: an ordinary request, a job through BullMQ
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/jobs', headers: bearer(token) })).statusCode, 200);
     const ok = await submit();
     assert.equal(ok.statusCode, 202, ok.body);
     assert.equal((await finished((ok.json() as Job).jobId)).status, 'succeeded');
+
+    // a hung Redis (the process stopped, its connections open): the 2 s command timeout answers for it
+    redis.kill('SIGSTOP');
+    try {
+      const t0 = Date.now();
+      const hung = await t.app.inject({ method: 'GET', url: '/api/v2/jobs', headers: bearer(token) });
+      const ms = Date.now() - t0;
+      assert.equal(hung.statusCode, 503, hung.body);
+      assert.equal(hung.json().code, 'UNAVAILABLE');
+      assert.match(String(hung.headers['retry-after']), /^\d+$/);
+      assert.ok(ms < 4_000, `answered in ${ms} ms while Redis hung`);
+    } finally {
+      redis.kill('SIGCONT');
+    }
+    await until('requests answer again once Redis resumes', async () => (await t.app.inject({ method: 'GET', url: '/api/v2/jobs', headers: bearer(token) })).statusCode === 200, 10_000);
 
     await kill(redis);
     for (const [what, call] of [

@@ -147,10 +147,13 @@ export class JobRunner {
       const row = await claimRow(db, m.rowId, this.workerId, Date.now(), config.jobs.leaseMs, MAX_CLAIMS);
       if (row) return (await this.runRow(row)) === 'released' ? { againInMs: this.stopping ? 0 : config.jobs.pollMs } : 'done';
       const cur = await getJobRow(db, m.rowId);
-      const held = cur && cur.runnable === 1 && (cur.status === 'queued' || cur.status === 'running') && cur.attempts < MAX_CLAIMS && cur.lease_until !== null && cur.lease_until >= Date.now();
-      // finished, cancelled, out of claims (the maintenance fails it), or held by a live worker: nothing to do here
-      if (!held || Date.now() > giveUpAt) return 'done';
-      await sleep(Math.min(Math.max(10, (cur.lease_until as number) - Date.now() + 1), config.jobs.heartbeatMs));
+      // finished, cancelled, waiting for its shards, or out of claims (the maintenance fails it): nothing to do here
+      if (!cur || cur.runnable !== 1 || (cur.status !== 'queued' && cur.status !== 'running') || cur.attempts >= MAX_CLAIMS) return 'done';
+      // held by a worker that renews its lease: it is alive and finishes the row itself
+      if (Date.now() > giveUpAt) return 'done';
+      // else the lease runs out (its worker died) or just did: claim it then
+      const wait = cur.lease_until === null ? 0 : cur.lease_until - Date.now() + 1;
+      if (wait > 0) await sleep(Math.min(wait, config.jobs.heartbeatMs));
     }
   }
 

@@ -13,6 +13,7 @@ import { VIEWER_JOB_SCHEMAS } from './viewer-jobs.ts';
 import { CONSOLE_SCHEMAS } from './console.ts';
 import { WEB_SCHEMAS } from './web.ts';
 import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
+import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
@@ -32,6 +33,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ...VIEWER_JOB_SCHEMAS,
   ...WEB_SCHEMAS,
   ...WEB_NETWORK_SCHEMAS,
+  ...WEB_JOB_SCHEMAS,
   ...CONSOLE_SCHEMAS,
 ];
 

@@ -31,26 +31,26 @@ export const JobMetricSchema = Type.Object(
   { $id: 'JobMetric', additionalProperties: false },
 );
 
-export const JobSchema = Type.Object(
-  {
-    jobId: Type.String(),
-    status: ref(JobStatusSchema),
-    progress: Type.Number({ minimum: 0, maximum: 1, description: 'Work done (sources done / total for source loops, iterations for iterative methods); never decreases.' }),
-    etaSeconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Estimated seconds to completion from the progress so far; null until there is progress.' }),
-    metric: Type.Optional(Type.String({ description: 'The metric of a single-metric job.' })),
-    metrics: Type.Array(ref(JobMetricSchema), { description: 'The metrics of the job (one, or the batch’s in order).' }),
-    batch: Type.Boolean({ description: 'Submitted by `POST /metrics/batch`.' }),
-    networkId: Type.Optional(Type.String({ description: 'The stored network (absent with `networkJSON`).' })),
-    createdAt: Type.String({ format: 'date-time' }),
-    startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the finished job and its result are deleted (7 days after it finished, by default).' }),
-    result: Type.Optional(Type.Unknown({ description: 'When succeeded (`GET /jobs/:id` only): what the synchronous call answers (a number, `{ values, meta }`, or the write-back summary); for a batch `{ results: [...] }` (docs/jobs.md).' })),
-    error: Type.Optional(ref(ProblemSchema)),
-    shards: Type.Optional(Type.Array(ref(JobShardSchema), { description: 'A split job’s shard records.' })),
-  },
-  { $id: 'Job', additionalProperties: false, description: 'A metric job (docs/jobs.md).' },
-);
+/** A job's fields (JobSchema; the web app's WebJob adds the network's name). */
+export const jobProperties = {
+  jobId: Type.String(),
+  status: ref(JobStatusSchema),
+  progress: Type.Number({ minimum: 0, maximum: 1, description: 'Work done (sources done / total for source loops, iterations for iterative methods); never decreases.' }),
+  etaSeconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Estimated seconds to completion from the progress so far; null until there is progress.' }),
+  metric: Type.Optional(Type.String({ description: 'The metric of a single-metric job.' })),
+  metrics: Type.Array(ref(JobMetricSchema), { description: 'The metrics of the job (one, or the batch’s in order).' }),
+  batch: Type.Boolean({ description: 'Submitted by `POST /metrics/batch`.' }),
+  networkId: Type.Optional(Type.String({ description: 'The stored network (absent with `networkJSON`).' })),
+  createdAt: Type.String({ format: 'date-time' }),
+  startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the finished job and its result are deleted (7 days after it finished, by default).' }),
+  result: Type.Optional(Type.Unknown({ description: 'When succeeded (`GET /jobs/:id` only): what the synchronous call answers (a number, `{ values, meta }`, or the write-back summary); for a batch `{ results: [...] }` (docs/jobs.md).' })),
+  error: Type.Optional(ref(ProblemSchema)),
+  shards: Type.Optional(Type.Array(ref(JobShardSchema), { description: 'A split job’s shard records.' })),
+};
+
+export const JobSchema = Type.Object(jobProperties, { $id: 'Job', additionalProperties: false, description: 'A metric job (docs/jobs.md).' });
 export type JobWire = Static<typeof JobSchema>;
 
 export const JobListSchema = Type.Object(

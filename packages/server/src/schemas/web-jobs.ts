@@ -4,16 +4,16 @@
  */
 import { Type } from 'typebox';
 import { ref } from './ref.ts';
-import { JobSchema } from './jobs.ts';
+import { jobProperties } from './jobs.ts';
 
-export const WebJobSchema = Type.Intersect(
-  [ref(JobSchema), Type.Object({ networkName: Type.Union([Type.String(), Type.Null()], { description: 'The network’s name (null with posted network JSON, or when the network was deleted).' }) })],
-  { title: 'WebJob' },
+export const WebJobSchema = Type.Object(
+  { ...jobProperties, networkName: Type.Union([Type.String(), Type.Null()], { description: 'The network’s name (null with posted network JSON, or when the network was deleted).' }) },
+  { $id: 'WebJob', additionalProperties: false },
 );
 
 export const WebJobListSchema = Type.Object(
-  { jobs: Type.Array(WebJobSchema, { description: 'Newest first.' }), total: Type.Integer({ minimum: 0 }), limit: Type.Integer(), offset: Type.Integer() },
-  { title: 'WebJobList', additionalProperties: false },
+  { jobs: Type.Array(ref(WebJobSchema), { description: 'Newest first.' }), total: Type.Integer({ minimum: 0 }), limit: Type.Integer(), offset: Type.Integer() },
+  { $id: 'WebJobList', additionalProperties: false },
 );
 
 export const WebJobListQuery = Type.Object(
@@ -21,9 +21,12 @@ export const WebJobListQuery = Type.Object(
     limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' })),
     offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$', description: '0 or more, default 0' })),
   },
-  { title: 'WebJobListQuery', additionalProperties: false },
+  { additionalProperties: false },
 );
 
-export const WebJobIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { title: 'WebJobIdParams' });
-export const WebMetricJobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), metricId: Type.String({ minLength: 1, maxLength: 100 }) }, { title: 'WebMetricJobParams' });
-export const WebMetricJobBody = Type.Record(Type.String(), Type.Unknown(), { description: "The metric's own parameters (docs/metrics.md); {} for its defaults." });
+export const WebJobIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const WebMetricJobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), metricId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const WebMetricJobBody = Type.Record(Type.String(), Type.Unknown(), { $id: 'WebMetricJobBody', description: "The metric's own parameters (docs/metrics.md); {} for its defaults." });
+
+/** The named schemas of this file (schemas/index.ts registers them). */
+export const WEB_JOB_SCHEMAS = [WebJobSchema, WebJobListSchema, WebMetricJobBody];

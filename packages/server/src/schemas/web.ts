@@ -11,6 +11,8 @@ import { ref } from './ref.ts';
 export const WebTag = 'Web application (session)';
 /** OpenAPI security of cookie-authenticated routes (components.securitySchemes.cookieAuth in app.ts). */
 export const cookieSecurity = [{ cookieAuth: [] }];
+/** Routes where the session is optional (signing out, an Explore viewer's launch token): cookie or nothing. */
+export const optionalCookieSecurity: { [scheme: string]: string[] }[] = [{ cookieAuth: [] }, {}];
 
 export const PlanSchema = Type.Union([Type.Literal('free'), Type.Literal('pro'), Type.Literal('enterprise'), Type.Literal('partner')], { $id: 'Plan' });
 export const OrgRoleSchema = Type.Union(

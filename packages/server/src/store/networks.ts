@@ -70,12 +70,22 @@ export async function insertNetwork(db: Kysely<Database>, input: NewNetwork): Pr
   return rec;
 }
 
+/** Networks joined with their owner (the META columns read both). */
+function networksWithOwner(db: Kysely<Database>) {
+  return db.selectFrom('networks as n').innerJoin('users as u', 'u.id', 'n.owner_id');
+}
+
+/** networksWithOwner plus the share of the user `userId` on each (left join: null when not shared). */
+function networksWithOwnerAndShare(db: Kysely<Database>, userId: string) {
+  return networksWithOwner(db).leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', userId));
+}
+
 /** Metadata of a network (never its JSON), or null. */
 export async function getNetwork(db: Kysely<Database>, id: string): Promise<NetworkRecord | null> {
   const [r] = await runPrepared(
     db,
     'getNetwork',
-    (db, p) => db.selectFrom('networks as n').innerJoin('users as u', 'u.id', 'n.owner_id').select(META).where('n.id', '=', p(0)),
+    (db, p) => networksWithOwner(db).select(META).where('n.id', '=', p(0)),
     [id],
   );
   return r ?? null;
@@ -93,13 +103,7 @@ export async function getNetworkForUser(
   const [r] = await runPrepared(
     db,
     'getNetworkForUser',
-    (db, p) =>
-      db
-        .selectFrom('networks as n')
-        .innerJoin('users as u', 'u.id', 'n.owner_id')
-        .leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', p(0)))
-        .select([...META, 's.permission as share_permission'])
-        .where('n.id', '=', p(1)),
+    (db, p) => networksWithOwnerAndShare(db, p(0)).select([...META, 's.permission as share_permission']).where('n.id', '=', p(1)),
     [userId, id],
   );
   return r ?? null;
@@ -113,7 +117,7 @@ export async function getNetworkWithGzip(db: Kysely<Database>, id: string): Prom
   const [r] = await runPrepared(
     db,
     'getNetworkWithGzip',
-    (db, p) => db.selectFrom('networks as n').innerJoin('users as u', 'u.id', 'n.owner_id').select([...META, 'n.json_gz']).where('n.id', '=', p(0)),
+    (db, p) => networksWithOwner(db).select([...META, 'n.json_gz']).where('n.id', '=', p(0)),
     [id],
   );
   return r ?? null;
@@ -128,13 +132,7 @@ export async function getNetworkForUserWithGzip(
   const [r] = await runPrepared(
     db,
     'getNetworkForUserWithGzip',
-    (db, p) =>
-      db
-        .selectFrom('networks as n')
-        .innerJoin('users as u', 'u.id', 'n.owner_id')
-        .leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', p(0)))
-        .select([...META, 'n.json_gz', 's.permission as share_permission'])
-        .where('n.id', '=', p(1)),
+    (db, p) => networksWithOwnerAndShare(db, p(0)).select([...META, 'n.json_gz', 's.permission as share_permission']).where('n.id', '=', p(1)),
     [userId, id],
   );
   return r ?? null;
@@ -162,12 +160,7 @@ export async function getNetworkWithJSONText(
   db: Kysely<Database>,
   id: string,
 ): Promise<{ network: NetworkRecord; jsonText: string } | null> {
-  const r = await db
-    .selectFrom('networks as n')
-    .innerJoin('users as u', 'u.id', 'n.owner_id')
-    .select([...META, 'n.json_gz'])
-    .where('n.id', '=', id)
-    .executeTakeFirst();
+  const r = await networksWithOwner(db).select([...META, 'n.json_gz']).where('n.id', '=', id).executeTakeFirst();
   if (!r) return null;
   const { json_gz, ...network } = r;
   return { network, jsonText: (await gunzipAsync(toBuffer(json_gz))).toString('utf8') };
@@ -235,10 +228,7 @@ export interface ListOptions {
 
 /** Networks owned by `userId` plus networks shared with `userId`; oldest first. */
 export async function listNetworksForUser(db: Kysely<Database>, userId: string, opts: ListOptions = {}): Promise<NetworkListRow[]> {
-  let q = db
-    .selectFrom('networks as n')
-    .innerJoin('users as u', 'u.id', 'n.owner_id')
-    .leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', userId))
+  let q = networksWithOwnerAndShare(db, userId)
     .select([...META, 's.permission as share_permission'])
     .where((eb) => eb.or([eb('n.owner_id', '=', userId), eb('s.user_id', '=', userId)]))
     .orderBy('n.created')
@@ -249,9 +239,7 @@ export async function listNetworksForUser(db: Kysely<Database>, userId: string, 
 
 /** Networks owned by any member of the organization; oldest first. */
 export async function listNetworksForOrg(db: Kysely<Database>, orgId: string, opts: ListOptions = {}): Promise<NetworkListRow[]> {
-  let q = db
-    .selectFrom('networks as n')
-    .innerJoin('users as u', 'u.id', 'n.owner_id')
+  let q = networksWithOwner(db)
     .innerJoin('memberships as m', 'm.user_id', 'n.owner_id')
     .select([...META])
     .where('m.org_id', '=', orgId)
@@ -264,9 +252,7 @@ export async function listNetworksForOrg(db: Kysely<Database>, orgId: string, op
 
 /** Public networks, handpicked first, then newest first (Discover page). */
 export async function listPublicNetworks(db: Kysely<Database>, opts: ListOptions = {}): Promise<NetworkRecord[]> {
-  return db
-    .selectFrom('networks as n')
-    .innerJoin('users as u', 'u.id', 'n.owner_id')
+  return networksWithOwner(db)
     .select([...META])
     .where('n.status', '=', 'Public')
     .orderBy('n.handpicked', 'desc')

@@ -18,7 +18,7 @@
 import type { Attributes, EdgeJSON, NodeJSON } from '@netloom/engine';
 import { readFile } from 'node:fs/promises';
 import { NetworkBuilder } from './builder.ts';
-import { Problems, unreadable } from './problems.ts';
+import { Problems, textOf, unreadable } from './problems.ts';
 import { escapeXml } from './xml-reader.ts';
 import { attr, lineIndex, localPart, scanXml, XmlScanError, type ScanHandlers } from './xml-scan.ts';
 import { hexColor, idFromText, numberFromText } from './values.ts';
@@ -44,7 +44,7 @@ interface AttrDef {
 export async function importGexf(file: UploadedFile, limits: ImportLimits): Promise<ImportedNetwork> {
   const label = file.filename || 'file';
   const problems = new Problems();
-  const source = await readFile(file.path, 'utf8');
+  const source = textOf(await readFile(file.path), label);
   // locations are offsets while reading; lines are counted only for problems
   const lineAt = lineIndex(source);
   const lineOf = (at: number) => `${label} line ${lineAt(at)}`;

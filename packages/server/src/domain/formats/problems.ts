@@ -33,3 +33,17 @@ export function unreadable(path: string, message: string): DomainError {
 export function tooLarge(message: string): DomainError {
   return new DomainError('PAYLOAD_TOO_LARGE', message);
 }
+
+/**
+ * A file or workbook part as one string (the XML readers hold their document in memory). Past V8's
+ * longest string (~512 M characters; only reachable when an operator raises the upload limits) it is
+ * 413, not a crash.
+ */
+export function textOf(bytes: Uint8Array, what: string): string {
+  try {
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_STRING_TOO_LONG') throw tooLarge(`${what} is too large to be read`);
+    throw err;
+  }
+}

@@ -14,7 +14,7 @@
  * caller wants are read.
  */
 import { columnLetter, type Cell, type Table } from './columns.ts';
-import { unreadable, type Problems } from './problems.ts';
+import { textOf, unreadable, type Problems } from './problems.ts';
 import { attr, localPart, scanXml, XmlScanError, type ScanHandlers } from './xml-scan.ts';
 
 export interface Sheet {
@@ -83,7 +83,7 @@ class Workbook {
   text(name: string): string | undefined {
     const data = this.data(name);
     if (!data) return undefined;
-    return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
+    return textOf(data, `${this.label}: ${name}`);
   }
 
   scan(name: string, h: ScanHandlers): boolean {

@@ -214,7 +214,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
 
   app.get(
     `${P}/audit.csv`,
-    { config, schema: { summary: 'The filtered audit log as CSV (at most 50,000 rows, newest first)', tags, security, querystring: AuditQuery, response: { 200: Type.String({ contentMediaType: 'text/csv' }), ...webProblems(400, 401, 403) } } },
+    { config, schema: { summary: 'The filtered audit log as CSV (at most 50,000 rows, newest first)', tags, security, querystring: AuditQuery, response: { 200: { description: 'The audit log as CSV (Content-Disposition: attachment; X-Netloom-Truncated: true when cut at 50,000 rows)', content: { 'text/csv': { schema: Type.String() } } }, ...webProblems(400, 401, 403) } } },
     async (request, reply) => {
       const { orgId } = orgAdminOf(request);
       const { csv, truncated } = await auditCsv(ctx, orgId, parseAuditFilter(request.query as Record<string, string | undefined>));

@@ -11,6 +11,7 @@ import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../..
 import { requireWeb } from '../../http/web-session.ts';
 import { presentJob } from '../../presenters/job.ts';
 import { WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams } from '../../schemas/web-jobs.ts';
+import { ref } from '../../schemas/ref.ts';
 import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
 import { jobDeps } from '../jobs.ts';
 
@@ -24,7 +25,7 @@ export function webJobRoutes(app: FastifyInstance): void {
 
   app.get(
     '/app/api/jobs',
-    { config: web, schema: { ...base, summary: 'Your metric jobs, newest first: status, progress, ETA, network', querystring: WebJobListQuery, response: { 200: WebJobListSchema, ...webProblems(400, 401, 403, 429) } } },
+    { config: web, schema: { ...base, summary: 'Your metric jobs, newest first: status, progress, ETA, network', querystring: WebJobListQuery, response: { 200: ref(WebJobListSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       const q = request.query as { limit?: string; offset?: string };
@@ -38,7 +39,7 @@ export function webJobRoutes(app: FastifyInstance): void {
 
   app.delete(
     '/app/api/jobs/:id',
-    { config: web, schema: { ...base, summary: 'Cancel one of your metric jobs (frees its worker); a finished job is answered as it is', params: WebJobIdParams, response: { 200: WebJobSchema, ...webProblems(401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Cancel one of your metric jobs (frees its worker); a finished job is answered as it is', params: WebJobIdParams, response: { 200: ref(WebJobSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
       return present(await cancelWebJob(jobDeps(app), w.principal, (request.params as { id: string }).id));
@@ -53,8 +54,8 @@ export function webJobRoutes(app: FastifyInstance): void {
         ...base,
         summary: 'Run a metric on the network as a job (node values are written to it when it succeeds; edit access)',
         params: WebMetricJobParams,
-        body: WebMetricJobBody,
-        response: { 202: WebJobSchema, ...webProblems(400, 401, 403, 404, 429) },
+        body: ref(WebMetricJobBody),
+        response: { 202: ref(WebJobSchema), ...webProblems(400, 401, 403, 404, 429) },
       },
     },
     async (request, reply) => {

@@ -99,7 +99,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
 
   app.post(
     '/app/api/organization/members/:userId/reinstate',
-    { config: web, schema: { summary: 'Reinstate a suspended member', tags, security: cookieSecurity, params: MemberParams, response: { 200: ref(OrganizationMemberSchema), ...webProblems(401, 403, 404, 409) } } },
+    { config: web, schema: { summary: 'Reinstate a suspended member', tags, security: cookieSecurity, params: MemberParams, response: { 200: ref(OrganizationMemberSchema), ...webProblems(401, 403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return reinstateMember(ctx, orgId, actor, (request.params as { userId: string }).userId);

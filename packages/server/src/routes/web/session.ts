@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { signIn, type SignInDeps } from '../../domain/sign-in.ts';
 import { endWebSession, resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
 import { clearSessionCookie, requireWeb, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
-import { cookieSecurity, SessionInfoSchema, SignedOutSchema, SignInBody, WebTag, webProblems } from '../../schemas/web.ts';
+import { cookieSecurity, optionalCookieSecurity, SessionInfoSchema, SignedOutSchema, SignInBody, WebTag, webProblems } from '../../schemas/web.ts';
 import { ref } from '../../schemas/ref.ts';
 import { sessionInfo } from './present.ts';
 
@@ -58,7 +58,7 @@ export function webSessionRoutes(app: FastifyInstance, deps: SignInDeps): void {
     '/app/api/session',
     {
       config: { web: { session: 'optional', mfaExempt: true } },
-      schema: { summary: 'Sign out (ends this session, clears the cookie)', tags, security: cookieSecurity, response: { 200: ref(SignedOutSchema), ...webProblems(403, 429) } },
+      schema: { summary: 'Sign out (ends this session, clears the cookie)', tags, security: optionalCookieSecurity, response: { 200: ref(SignedOutSchema), ...webProblems(403, 429) } },
     },
     async (request: FastifyRequest, reply) => {
       if (request.web) await endWebSession(app.database.db, request.web.userId, request.web.sessionId).catch(() => undefined);
