@@ -45,6 +45,6 @@ export default tseslint.config(
   // Inside the server: routes → domain → store (docs/architecture.md).
   layer(['packages/server/src/routes/**/*.ts'], [{ regex: '(^|/)store/', message: 'routes call one domain command; they never import store/' }]),
   layer(['packages/server/src/http/**/*.ts'], [{ regex: '(^|/)store/', message: 'the HTTP layer reaches the database through domain/' }, { regex: '(^|/)routes/', message: 'the HTTP layer does not import routes' }], { allowTypeImports: true }),
-  layer(['packages/server/src/domain/**/*.ts'], [{ regex: '^\\.\\./(http|routes|presenters|cli)/', message: 'the domain does not import the HTTP layer, routes, presenters or the CLI' }]),
-  layer(['packages/server/src/store/**/*.ts'], [{ regex: '^\\.\\./(domain|http|routes|presenters|schemas|cli)/', message: 'the store imports nothing above it' }]),
+  layer(['packages/server/src/domain/**/*.ts'], [{ regex: '^(\\.\\./)+(http|routes|presenters|cli)/', message: 'the domain does not import the HTTP layer, routes, presenters or the CLI' }]),
+  layer(['packages/server/src/store/**/*.ts'], [{ regex: '^(\\.\\./)+(domain|http|routes|presenters|schemas|cli)/', message: 'the store imports nothing above it' }]),
 );
