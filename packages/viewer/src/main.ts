@@ -59,7 +59,13 @@ const tokens = new TokenManager({
   requestLaunchToken: (reason) => new Promise<string>((resolve, reject) => {
     if (!port) return reject(new CommandError('SESSION_EXPIRED', 'not connected to the host'));
     const id = `t${++tokenCounter}`;
-    tokenWaiters.set(id, { resolve, reject });
+    tokenWaiters.set(id, {
+      resolve: (t) => {
+        mark('launch-token');
+        resolve(t);
+      },
+      reject,
+    });
     post(message<TokenRequestMessage>({ type: 'token-request', id, reason }));
   }),
   exchange: (launchToken) => api.exchange(launchToken),
@@ -221,6 +227,8 @@ async function load(): Promise<void> {
 
 // Handshake: say hello to the host origin until it connects a private port.
 function hello(): void {
+  // with the JS heap this page starts with: a large one means this renderer process held another page
+  performance.mark('netloom:script', { detail: { heapMB: ((performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 2 ** 20 } });
   if (!sessionId || !hostOrigin || window.parent === window) {
     status('This page only works inside an embedding page.', true);
     return;
@@ -236,6 +244,7 @@ function hello(): void {
     if (!isMessageOfType(e.data, 'connect') || e.data.sessionId !== sessionId || !e.ports[0]) return;
     if (port) return; // paired already; a second connect is ignored
     port = e.ports[0];
+    mark('connected');
     port.onmessage = (m) => onPortMessage(m.data);
     clearInterval(timer);
     void load();
