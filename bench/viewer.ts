@@ -3,7 +3,7 @@
 // end to end through the real service (in process, SQLite) and a host page on another origin, exactly as
 // the browser tests (packages/viewer/test/helpers/browser-env.ts).
 //
-//   npx node bench/viewer.ts [--sizes 10000x50000,100000x500000] [--runs 3] [--profile]
+//   npx node bench/viewer.ts [--sizes 10000x50000,100000x500000] [--runs 3] [--settle 3000] [--profile]
 //
 // Time to first render, per load (fresh page, fresh session): from Embed.create (which creates the iframe)
 // to Embed.create resolving (viewer `ready`), and to the first animation frame after sigma drew the
@@ -27,6 +27,13 @@ const arg = (name: string, def: string) => {
 };
 const SIZES = arg('--sizes', '10000x50000,100000x500000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const RUNS = Number(arg('--runs', '3'));
+/**
+ * --settle <ms> (default 3000): pause after closing a load's page before the next load. Closing a page of
+ * 100k nodes / 500k edges (its renderer process, its WebGL memory in the GPU process) keeps the 2 cores
+ * busy for a while; a load started at once waited 0.4–3.7 s before the viewer's code ran, in a fresh
+ * process (heap 2 MB) whose page and bundle had already arrived. 0 reproduces back-to-back loads.
+ */
+const SETTLE_MS = Number(arg('--settle', '3000'));
 /** --profile: CPU profiles of the viewer frame (self time by function, top 25) during the load and during each interaction phase. */
 const PROFILE = process.argv.includes('--profile');
 
@@ -109,6 +116,8 @@ function printProfile(p: CpuProfile, what: string): void {
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.error(`  ${fmt(v).padStart(8)}  ${k}`);
 }
 
+/** The load's steps, each timed from the one before (Embed.create for the first): the iframe's page received; the viewer's bundle received; its code running; the private port from the host; the launch token from the host's backend; the access token exchanged; session + network fetched and parsed; model; sigma display (graph + first draw); engine, chat, menu. */
+const STEPS = ['page', 'bundle', 'script', 'connected', 'launch-token', 'token', 'data', 'model', 'display', 'drawn'];
 const ids: string[] = [];
 const sizesLabel = (n: number, m: number) => `${n / 1000}k nodes / ${m / 1000}k edges`;
 console.error(`generating and uploading ${SIZES.map(([n, m]) => sizesLabel(n, m)).join(', ')}…`);
@@ -148,15 +157,26 @@ try {
       const frame = viewerFrame(page);
       await frame.waitForFunction(() => performance.getEntriesByName('netloom:first-frame').length > 0, undefined, { timeout: 600_000 });
       const timing = await page.evaluate(() => (window as unknown as Win).timing);
-      const marks = await frame.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').filter((e) => e.name.startsWith('netloom:')).map((e) => [e.name.slice(8), performance.timeOrigin + e.startTime])));
+      const marks = await frame.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+        const bundle = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/viewer.js'));
+        return {
+          // the embed page's HTML received, and the viewer's bundle
+          page: performance.timeOrigin + (nav?.responseEnd ?? 0),
+          bundle: performance.timeOrigin + (bundle ? bundle.startTime + bundle.duration : 0),
+          ...Object.fromEntries(performance.getEntriesByType('mark').filter((e) => e.name.startsWith('netloom:')).map((e) => [e.name.slice(8), performance.timeOrigin + e.startTime])),
+        } as Record<string, number>;
+      });
       const t0 = timing.createStart as number;
       row.create.push((timing.createResolved as number) - t0);
       row.firstFrame.push(marks['first-frame'] - t0);
       let prev = t0;
-      for (const step of ['token', 'data', 'model', 'display', 'drawn']) {
+      for (const step of STEPS) {
         (row.steps[step] ??= []).push(marks[step] - prev);
         prev = marks[step];
       }
+      const heapAtStart = await frame.evaluate(() => ((performance.getEntriesByName('netloom:script')[0] as PerformanceMark | undefined)?.detail as { heapMB?: number } | undefined)?.heapMB ?? 0);
+      console.error(`${row.label} run ${run + 1}: JS heap of the viewer's process when its code started: ${heapAtStart.toFixed(0)} MB`);
       row.heapMB.push(await frame.evaluate(() => ((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 2 ** 20));
       console.error(`${row.label} run ${run + 1}: Embed.create ${fmt(row.create.at(-1)!)}, first frame ${fmt(row.firstFrame.at(-1)!)} (${Object.entries(row.steps).map(([s, v]) => `${s} ${fmt(v.at(-1)!)}`).join(', ')})`);
 
@@ -230,6 +250,7 @@ try {
       console.error(`${row.label} run ${run + 1}: camera frames median ${fmt(median(row.sdkFrames))}, wheel frames median ${fmt(median(row.inputFrames))}, drag frames median ${fmt(median(row.dragFrames))}, full sigma refreshes while moving ${row.refreshes.at(-1)} (${row.profile})`);
       await page.close();
       await h.api('DELETE', `/api/v2/embed/sessions/${sessionId}`);
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
     }
   }
 } finally {
@@ -238,12 +259,12 @@ try {
 
 const cpu = (await import('node:os')).cpus();
 const out: string[] = [];
-out.push(`Headless Debian Chromium ${h.browser ? '' : ''}(playwright-core, \`--headless --disable-gpu\`, software WebGL: SwiftShader through ANGLE) on ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}; viewer 800 × 600; real service in process (SQLite); host page on another origin; ${RUNS} loads per size (median).`);
+out.push(`Headless Debian Chromium ${h.browser ? '' : ''}(playwright-core, \`--headless --disable-gpu\`, software WebGL: SwiftShader through ANGLE) on ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}; viewer 800 × 600; real service in process (SQLite); host page on another origin; ${RUNS} loads per size (median), ${SETTLE_MS} ms between loads.`);
 out.push('');
-out.push('| network | Embed.create resolves | first frame drawn | token (iframe load, handshake, launch + access token) | data (session + network fetched and parsed) | model | sigma display (graph + first draw) | engine, chat, menu | JS heap |');
-out.push('|---|---|---|---|---|---|---|---|---|');
+out.push('| network | Embed.create resolves | first frame drawn | iframe page | viewer bundle | its code running | port from host | launch token (host backend) | access token | data (session + network fetched and parsed) | model | sigma display (graph + first draw) | engine, chat, menu | JS heap |');
+out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  out.push(`| ${r.label} | ${fmt(median(r.create))} | ${fmt(median(r.firstFrame))} | ${['token', 'data', 'model', 'display', 'drawn'].map((s) => fmt(median(r.steps[s]))).join(' | ')} | ${median(r.heapMB).toFixed(0)} MB |`);
+  out.push(`| ${r.label} | ${fmt(median(r.create))} | ${fmt(median(r.firstFrame))} | ${STEPS.map((s) => fmt(median(r.steps[s]))).join(' | ')} | ${median(r.heapMB).toFixed(0)} MB |`);
 }
 out.push('');
 out.push('| network | drawing | camera animations (SDK): median / p95 frame | frames | mouse-wheel zooms: median / p95 frame | frames | drag pans: median / p95 frame | frames | full sigma refreshes while moving (per load) | `layers.color` round trip (one full refresh) |');

@@ -2,12 +2,14 @@
 // routes on SQLite and PostgreSQL: `Prefer: respond-async` on the viewer's metric call → 202 + Location,
 // the job's values equal the synchronous call's and are never written to the stored network (View);
 // one job at a time per session; Cancel; only the session's own jobs (another session, the organization's
-// API credential and an API job id are all 404).
+// API credential and an API job id are all 404). PostgreSQL runs with the Redis queue (BullMQ), SQLite
+// with the table queue.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { DIALECTS } from './helpers/app.ts';
 import { embedFixture, openSession, accessToken, viewer, type EmbedFixture } from './helpers/embed.ts';
+import { deleteRedisKeys, queueEnv } from './helpers/redis.ts';
 
 function vcall(app: FastifyInstance, token: string, method: 'GET' | 'POST' | 'DELETE', path: string, opts: { payload?: unknown; async?: boolean } = {}) {
   return app.inject({
@@ -32,10 +34,14 @@ async function finished(app: FastifyInstance, token: string, jobId: string): Pro
 for (const dialect of DIALECTS) {
   describe(`embedded viewer: metric jobs (${dialect})`, () => {
     let f: EmbedFixture;
+    const qenv = queueEnv(dialect);
     before(async () => {
-      f = await embedFixture(dialect, { NETLOOM_JOB_POLL_MS: '50' });
+      f = await embedFixture(dialect, { NETLOOM_JOB_POLL_MS: '50', ...qenv });
     });
-    after(async () => f.t.close());
+    after(async () => {
+      await f.t.close();
+      if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
+    });
 
     async function token(permission: 'View' | 'Edit' = 'View'): Promise<string> {
       const s = await openSession(f, { permission });
@@ -43,6 +49,7 @@ for (const dialect of DIALECTS) {
     }
 
     test('a run as a job: 202 + Location, progress to 1, the values of the synchronous call, nothing written to the network', async () => {
+      assert.equal(f.app.jobQueue === null, dialect === 'sqlite', 'PostgreSQL runs on BullMQ, SQLite on the table queue');
       const at = await token('View');
       const uuid = (await f.host('GET', `/api/v2/networks/${f.networkId}`)).json().networkUUID;
       const r = await vcall(f.app, at, 'POST', 'metrics/nodes/pageRank', { payload: {}, async: true });
@@ -102,10 +109,14 @@ for (const dialect of DIALECTS) {
 
   describe(`embedded viewer: metric jobs without a worker (${dialect})`, () => {
     let f: EmbedFixture;
+    const qenv = queueEnv(dialect);
     before(async () => {
-      f = await embedFixture(dialect, { NETLOOM_WORKERS: '0' });
+      f = await embedFixture(dialect, { NETLOOM_WORKERS: '0', ...qenv });
     });
-    after(async () => f.t.close());
+    after(async () => {
+      await f.t.close();
+      if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
+    });
 
     test('one job at a time per session (429); Cancel → cancelled, and the session may start another', async () => {
       const s = await openSession(f, { permission: 'View' });

@@ -1,23 +1,29 @@
 // The web app's metric jobs through the real HTTP stack on SQLite and PostgreSQL (docs/web-app.md
 // "Metric jobs"): run a metric on a network as a job (202), see it in the list with its network's name
 // and its progress, its values written when it succeeds; cancel; another person's job is 404 and not
-// listed; a View share cannot run a node metric (403); CSRF applies.
+// listed; a View share cannot run a node metric (403); CSRF applies. PostgreSQL runs with the Redis
+// queue (BullMQ), SQLite with the table queue.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, testApp, bearer, smallNetwork, type TestApp } from './helpers/app.ts';
 import { webClient, type WebClient } from './helpers/web.ts';
+import { deleteRedisKeys, queueEnv } from './helpers/redis.ts';
 
 for (const dialect of DIALECTS) {
   describe(`web metric jobs (${dialect})`, () => {
     let t: TestApp;
     let idle: TestApp;
+    // each app its own Redis prefix (their databases differ)
+    const qenv = queueEnv(dialect);
+    const qidle = queueEnv(dialect);
     before(async () => {
-      t = await testApp(dialect, { NETLOOM_JOB_POLL_MS: '50' });
-      idle = await testApp(dialect, { NETLOOM_WORKERS: '0' });
+      t = await testApp(dialect, { NETLOOM_JOB_POLL_MS: '50', ...qenv });
+      idle = await testApp(dialect, { NETLOOM_WORKERS: '0', ...qidle });
     });
     after(async () => {
       await t.close();
       await idle.close();
+      for (const q of [qenv, qidle]) if (q.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(q.NETLOOM_REDIS_PREFIX);
     });
 
     async function signedIn(app: TestApp, email: string): Promise<WebClient> {

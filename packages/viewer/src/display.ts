@@ -23,6 +23,8 @@ import { nodePrograms } from './menu/programs.ts';
 import { detectSoftwareWebGL, renderProfile, type RenderProfile } from './render-profile.ts';
 
 const ANIMATION_MS = 400;
+/** The attributes of every network edge in the graph (see the constructor). */
+const EDGE_ATTRIBUTES: Readonly<Record<string, unknown>> = Object.freeze({ size: 1, color: '#c3c8d4' });
 /** Labels that may hold Markdown (drawn on the canvas as their plain text). */
 const MARKDOWN_HINT = /[*_`~[\\\n]|https?:/;
 
@@ -83,8 +85,11 @@ export class SigmaDisplay implements DisplayPort {
     // and sigma's per-edge maps and objects hash and store far faster than graphology's generated
     // `geid_<instance>_<n>` keys (profiled: about a third of the graph build and of sigma's indexing at
     // 500k edges; docs/benchmarks.md). Nothing looks an edge up by key but the roll-up's own edges.
+    // Every edge shares one frozen attributes object: graphology keeps the object it is given and sigma
+    // copies it into its own display data, so 500k edges need not allocate 500k of them (less garbage to
+    // collect during the load). Frozen: writing an attribute of one edge would change them all.
     const edges = model.edges;
-    for (let k = 0; k < edges.length; k++) graph.addEdgeWithKey(String(k), ids[edges[k].source], ids[edges[k].target], { size: 1, color: '#c3c8d4' });
+    for (let k = 0; k < edges.length; k++) graph.addEdgeWithKey(String(k), ids[edges[k].source], ids[edges[k].target], EDGE_ATTRIBUTES);
     this.graph = graph;
     // Sigma indexes and draws every node and edge when created: do it with the display of no layers, so
     // the engine's first refresh (the same display) need not do it all again (seconds at 100k/500k).

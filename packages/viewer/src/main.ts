@@ -17,6 +17,7 @@ import { buildModel } from './model.ts';
 import { TokenManager } from './tokens.ts';
 import { mountMenu } from './menu/index.ts';
 import { installInspect } from './inspect.ts';
+import { atDefaultCamera, fitWithLabels } from './camera-fit.ts';
 
 /** How long `ready` waits for the automatic first layout of a network without stored positions. */
 const AUTO_LAYOUT_READY_WAIT_MS = 3000;
@@ -58,7 +59,13 @@ const tokens = new TokenManager({
   requestLaunchToken: (reason) => new Promise<string>((resolve, reject) => {
     if (!port) return reject(new CommandError('SESSION_EXPIRED', 'not connected to the host'));
     const id = `t${++tokenCounter}`;
-    tokenWaiters.set(id, { resolve, reject });
+    tokenWaiters.set(id, {
+      resolve: (t) => {
+        mark('launch-token');
+        resolve(t);
+      },
+      reject,
+    });
     post(message<TokenRequestMessage>({ type: 'token-request', id, reason }));
   }),
   exchange: (launchToken) => api.exchange(launchToken),
@@ -192,6 +199,17 @@ async function load(): Promise<void> {
     status('');
     menu.layoutPanel.ready = true;
     e.emit('ready', { sessionId, networkId: model.networkId, nodeCount: model.ids.length, edgeCount: model.edges.length, protocolVersion: 1 });
+    // Room for the labels at the stage's right edge (camera-fit.ts), on the next frame and only if nobody
+    // set the camera yet; not a move of the person's (the camera listener ignores it).
+    requestAnimationFrame(() => {
+      if (!atDefaultCamera(display.renderer)) return;
+      display.animating = true;
+      try {
+        fitWithLabels(display.renderer);
+      } finally {
+        display.animating = false;
+      }
+    });
     for (const r of early.splice(0)) void onRequest(r);
     // The label index of node references, once the viewer is idle (a command that needs it earlier builds it).
     const warm = (): void => void e.labels;
@@ -209,6 +227,8 @@ async function load(): Promise<void> {
 
 // Handshake: say hello to the host origin until it connects a private port.
 function hello(): void {
+  // with the JS heap this page starts with: a large one means this renderer process held another page
+  performance.mark('netloom:script', { detail: { heapMB: ((performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 2 ** 20 } });
   if (!sessionId || !hostOrigin || window.parent === window) {
     status('This page only works inside an embedding page.', true);
     return;
@@ -224,6 +244,7 @@ function hello(): void {
     if (!isMessageOfType(e.data, 'connect') || e.data.sessionId !== sessionId || !e.ports[0]) return;
     if (port) return; // paired already; a second connect is ignored
     port = e.ports[0];
+    mark('connected');
     port.onmessage = (m) => onPortMessage(m.data);
     clearInterval(timer);
     void load();

@@ -120,7 +120,7 @@ export async function submitMetricJob(deps: JobDeps, p: Principal, metric: AnyMe
  * Redis queue. Redis not answering → the row is removed and 503 UNAVAILABLE with Retry-After (at once:
  * the queue's connection does not wait for a reconnect).
  */
-async function queueJob(deps: JobDeps, id: string): Promise<void> {
+export async function queueJob(deps: JobDeps, id: string): Promise<void> {
   if (!deps.queue) {
     deps.wake?.();
     return;

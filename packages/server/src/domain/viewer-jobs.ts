@@ -21,7 +21,7 @@ import type { LiveSession } from './embed-sessions.ts';
 import { DomainError } from './errors.ts';
 import { newId } from './ids.ts';
 import { abortLocalRuns } from './job-registry.ts';
-import { jobView, ownerKeyOf, type JobDeps, type JobView } from './jobs.ts';
+import { jobView, ownerKeyOf, queueJob, type JobDeps, type JobView } from './jobs.ts';
 import { checkSessionMetric } from './metric-runs.ts';
 
 /** `POST /api/v2/embed/viewer/metrics/:kind/:metricId` with `Prefer: respond-async`: a queued job of this session. */
@@ -61,7 +61,8 @@ export async function submitSessionMetricJob(deps: JobDeps, ctx: EmbedContext, l
     session_id: live.session.id,
     write_back: writeBack ? 1 : 0,
   });
-  deps.wake?.();
+  // this process's workers (table queue) or the Redis queue, as every job (503 when Redis does not answer)
+  await queueJob(deps, id);
   await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {
     sessionId: live.session.id,
     networkId: live.session.network_id,

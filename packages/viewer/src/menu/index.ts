@@ -5,7 +5,7 @@
  * queue as a viewer task: layers through the very handlers the SDK uses (`command`), the rest (label
  * mode, settings, shapes, roll-up, layer visibility, metric results, layouts) as viewer tasks that bump
  * the revision, so `state.changed` and `revision` behave as for SDK commands. Hiding an item grants or
- * removes no right: saving still needs Edit (the button says why it is disabled), the service still checks.
+ * removes no right: the service still checks. A session that may not save views has no "Save view" item.
  * While a panel is open the legend moves beside it (viewer.css `.nl-panel-open`), never under it.
  */
 import type { ViewerEngine } from '../engine.ts';
@@ -46,7 +46,10 @@ export class ExploreMenu implements PanelHost {
 
   constructor(ctx: MenuContext) {
     this.ctx = ctx;
-    this.items = visibleMenuItems(ctx.session.ui?.menu);
+    // Read-only sessions (no Edit, no saving of views) get no "Save view": an action they cannot take is
+    // not offered (Open view says why; the service refuses views.save anyway).
+    const canSave = ctx.session.capabilities.edit === true || ctx.session.capabilities.saveViews === true;
+    this.items = visibleMenuItems(ctx.session.ui?.menu).filter((item) => item !== 'save' || canSave);
     this.drawing = new Drawing(ctx.engine, ctx.display, ctx.model);
     this.layout = new LayoutRunner({ graph: ctx.display.graph, renderer: ctx.display.renderer, model: ctx.model, workerUrl: ctx.layoutWorkerUrl });
     this.drawing.layout = this.layout;

@@ -7,6 +7,10 @@ import { button, empty, field, h, searchable, type PanelHost } from './kit.ts';
 export function openPanel(host: PanelHost, b: HTMLElement): void {
   const { engine } = host.ctx;
   const box = h('div', {}, h('p', { class: 'nl-hint' }, 'Loading saved views…'));
+  const { capabilities } = host.ctx.session;
+  if (capabilities.edit !== true && capabilities.saveViews !== true) {
+    b.append(h('p', { class: 'nl-hint nl-reason', 'data-read-only': 'true' }, 'You can open saved views. Saving views and keeping positions need Edit access to this network; you have View access.'));
+  }
   b.append(box);
   void (engine.viewerCommand('views.list') as Promise<ViewSummary[]>).then((views) => {
     if (views.length === 0) {
