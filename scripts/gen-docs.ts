@@ -63,8 +63,9 @@ export function metricsDoc(): string {
     '`{ "values": { "<Attribute>": { "<nodeId>": value } }, "meta": { metric, parameters, seed?, nodeCount,',
     'edgeCount, elapsedMs, engineVersion, ... } }` (with `networkId`: `{ _id, networkUUID, attributes, meta }`).',
     '`elapsedMs` is the time the metric computed once the network was read: for a call split across the worker',
-    'threads, from the first thread\'s start to the end of the merge. Parsing the upload, waiting in the queue',
-    'and writing the answer are not included.',
+    'threads, from the first thread\'s start to the end of the merge; for a job split into shards, from the',
+    'first shard\'s start to the end of the merge. Parsing the upload, waiting in the queue before the first',
+    'thread or shard started and writing the answer are not included.',
     '',
   ];
   const all = [...metrics.values()].sort((a, b) => (a.kind === b.kind ? a.id.localeCompare(b.id) : a.kind === 'network' ? -1 : 1));

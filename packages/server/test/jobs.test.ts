@@ -101,8 +101,12 @@ for (const dialect of DIALECTS) {
           assert.equal(s.status, 'succeeded');
           assert.match(s.workerId ?? '', /:\d+:/);
         }
-        const result = job.result as { _id: string; networkUUID: string; attributes: string[] };
+        const result = job.result as { _id: string; networkUUID: string; attributes: string[]; meta: { elapsedMs: number } };
         assert.equal(result._id, networkId);
+        // meta.elapsedMs covers the shards, not only the merge (it measured the merge alone before)
+        const shardTimes = await t.database.db.selectFrom('metric_jobs').select(['started_at', 'finished_at']).where('parent_id', '=', job.jobId).execute();
+        const span = Math.max(...shardTimes.map((r) => Date.parse(String(r.finished_at)))) - Math.min(...shardTimes.map((r) => Date.parse(String(r.started_at))));
+        assert.ok(Number.isFinite(span) && result.meta.elapsedMs >= span - 2, `${metric}: elapsedMs ${result.meta.elapsedMs} covers the shards' ${span} ms`);
         const stored = await t.app.inject({ method: 'GET', url: `/api/v2/networks/${networkId}`, headers: bearer(token) });
         const got = stored.json() as { networkUUID: string; networkJSON: Net };
         assert.equal(got.networkUUID, result.networkUUID, 'the job wrote the network exactly once (its UUID is the last change)');

@@ -139,9 +139,13 @@ export class MetricPool {
     return reply.partials;
   }
 
-  /** Finishes a split run from the element-wise sum of every shard's partials (scaling, ids, meta, write-back). */
-  async runFinish(job: MetricJob, summed: Float64Array[]): Promise<JobResult> {
-    const reply = await this.admit(job, (deadline, signal) => this.single(job, { phase: 'finish', partials: summed }, deadline, signal, null));
+  /**
+   * Finishes a split run from the element-wise sum of every shard's partials (scaling, ids, meta, write-back).
+   * `computeStartedAt` (ms since epoch): when the first shard began, so that `meta.elapsedMs` covers the
+   * whole run; without it, the finish alone.
+   */
+  async runFinish(job: MetricJob, summed: Float64Array[], computeStartedAt?: number): Promise<JobResult> {
+    const reply = await this.admit(job, (deadline, signal) => this.single(job, { phase: 'finish', partials: summed, ...(computeStartedAt !== undefined ? { computeStartedAt } : {}) }, deadline, signal, null));
     if (reply.kind === 'partial') throw new WorkerFailure('unexpected partial reply');
     return reply;
   }

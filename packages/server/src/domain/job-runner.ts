@@ -446,7 +446,9 @@ export class JobRunner {
     const writeBack = input.stored !== null && row.write_back !== 0;
     let result: JobResult;
     try {
-      result = await this.opts.pool.runFinish({ metric: metric.id, network: input.task(items[0].params), signal, writeBack, timeoutMs: this.limitMs(row) }, summed);
+      // meta.elapsedMs counts from the first shard's start (docs/metrics.md), not the merge's
+      const firstStart = Math.min(...parts.map((p) => (p.started_at ? Date.parse(p.started_at) : Infinity)));
+      result = await this.opts.pool.runFinish({ metric: metric.id, network: input.task(items[0].params), signal, writeBack, timeoutMs: this.limitMs(row) }, summed, Number.isFinite(firstStart) ? firstStart : undefined);
     } catch (err) {
       throw mapComputeError({ log: this.opts.log }, metric, this.limitMs(row), err);
     }

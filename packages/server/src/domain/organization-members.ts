@@ -13,7 +13,7 @@
  * Every change is written to the organization's audit log with the acting person as actor.
  */
 import type { Kysely } from 'kysely';
-import type { Database, OrgRole } from '../store/schema.ts';
+import type { Database, OrgRole, UserStatus } from '../store/schema.ts';
 import { listMembers, listOrganizations as listOrganizationRows, getMembershipOfUser, setMembershipRole, type MemberRow, type OrganizationListRow } from '../store/organizations.ts';
 import { getUserByEmail, getUserById, setUserStatus } from '../store/users.ts';
 import { managedFactsOfOrg } from '../store/embed-users.ts';
@@ -30,7 +30,7 @@ export interface MemberView {
   name: string;
   email: string;
   role: OrgRole;
-  status: string;
+  status: UserStatus;
   joined: string;
   embedded: boolean;
   externalId?: string;

@@ -72,8 +72,8 @@ export async function listShards(db: Kysely<Database>, parentId: string): Promis
 }
 
 /** The partial sums of every shard of a job, by index. */
-export async function shardPartials(db: Kysely<Database>, parentId: string): Promise<{ shard_index: number | null; status: JobStatus; partial: Uint8Array | null }[]> {
-  return db.selectFrom('metric_jobs').select(['shard_index', 'status', 'partial']).where('parent_id', '=', parentId).orderBy('shard_index').execute();
+export async function shardPartials(db: Kysely<Database>, parentId: string): Promise<{ shard_index: number | null; status: JobStatus; partial: Uint8Array | null; started_at: string | null }[]> {
+  return db.selectFrom('metric_jobs').select(['shard_index', 'status', 'partial', 'started_at']).where('parent_id', '=', parentId).orderBy('shard_index').execute();
 }
 
 /**

@@ -7,7 +7,7 @@
  *   POST   /app/api/account/sessions/sign-out-everywhere  end all, this one included
  *   POST   /app/api/account/mfa/setup | enable | disable | recovery-codes
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { accountSummary, changePassword } from '../../domain/account.ts';
 import { disableMfa, enableMfa, mfaEnabled, regenerateRecoveryCodes, remainingRecoveryCodes, setupMfa } from '../../domain/mfa.ts';
 import { confirmPassword, type SignInDeps } from '../../domain/sign-in.ts';
@@ -34,7 +34,7 @@ import {
 import { ref } from '../../schemas/ref.ts';
 import { webOrganization, webUser } from './present.ts';
 
-export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
+export function webAccountRoutes(app: App, deps: SignInDeps): void {
   const db = app.database.db;
   const base = { tags: [WebTag], security: cookieSecurity };
   const web = { web: true };
@@ -51,7 +51,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
     { config: web, schema: { ...base, summary: 'Change the password (ends the other sessions)', body: ref(PasswordChangeBody), response: { 200: ref(PasswordChangedSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const r = await changePassword(deps, w.user, request.body as { currentPassword: string; newPassword: string }, { ip: request.ip, keepSessionId: w.sessionId });
+      const r = await changePassword(deps, w.user, request.body, { ip: request.ip, keepSessionId: w.sessionId });
       return { changed: true as const, endedSessions: r.endedSessions };
     },
   );
@@ -66,7 +66,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
     { config: web, schema: { ...base, summary: 'End one of your sessions', params: WebSessionIdParams, response: { 200: ref(SessionEndedSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request, reply) => {
       const w = requireWeb(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       await endWebSession(db, w.userId, id);
       if (id === w.sessionId) clearSessionCookie(reply, app.config);
       return { id, ended: true as const };
@@ -96,7 +96,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
     async (request) => {
       const w = requireWeb(request);
       if (w.mfaEnabled) throw new DomainError('CONFLICT', 'MFA is already enabled');
-      return enableMfa(db, w.userId, (request.body as { code: string }).code, app.now());
+      return enableMfa(db, w.userId, request.body.code, app.now());
     },
   );
 
@@ -106,7 +106,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
     async (request) => {
       const w = requireWeb(request);
       if (w.requireMfa) throw new DomainError('FORBIDDEN', 'your organization requires MFA; it cannot be turned off');
-      await confirmPassword(deps, w.user, (request.body as { password: string }).password, request.ip);
+      await confirmPassword(deps, w.user, request.body.password, request.ip);
       await disableMfa(db, w.userId);
       return { mfaEnabled: false as const };
     },
@@ -118,7 +118,7 @@ export function webAccountRoutes(app: FastifyInstance, deps: SignInDeps): void {
     async (request) => {
       const w = requireWeb(request);
       if (!(await mfaEnabled(db, w.userId))) throw new DomainError('FORBIDDEN', 'MFA is not enabled for this account');
-      await confirmPassword(deps, w.user, (request.body as { password: string }).password, request.ip);
+      await confirmPassword(deps, w.user, request.body.password, request.ip);
       return regenerateRecoveryCodes(db, w.userId, app.now());
     },
   );

@@ -6,7 +6,7 @@
  *   POST   /app/api/credentials       { name, password, scopes, owner? } → 201 { credential, token }
  *   DELETE /app/api/credentials/:id   revoke
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { SCOPE_RESOURCES, SCOPES } from '../../domain/credentials/scopes.ts';
 import { confirmPassword, type SignInDeps } from '../../domain/sign-in.ts';
 import { createWebToken, listWebCredentials, revokeWebCredential } from '../../domain/web-credentials.ts';
@@ -24,7 +24,7 @@ import {
 } from '../../schemas/web.ts';
 import { ref } from '../../schemas/ref.ts';
 
-export function webCredentialRoutes(app: FastifyInstance, deps: SignInDeps): void {
+export function webCredentialRoutes(app: App, deps: SignInDeps): void {
   const db = app.database.db;
   const base = { tags: [WebTag], security: cookieSecurity };
   const web = { web: true };
@@ -47,7 +47,7 @@ export function webCredentialRoutes(app: FastifyInstance, deps: SignInDeps): voi
     },
     async (request, reply) => {
       const w = requireWeb(request);
-      const body = request.body as { name: string; password: string; scopes: 'full' | string[]; owner?: 'user' | 'organization' };
+      const body = request.body;
       await confirmPassword(deps, w.user, body.password, request.ip);
       const created = await createWebToken(db, w, body, app.config.limits.maxCredentialsPerUser);
       request.log.info({ credentialId: created.credential.id, owner: created.credential.owner.type }, 'credential created in the web app');
@@ -60,7 +60,7 @@ export function webCredentialRoutes(app: FastifyInstance, deps: SignInDeps): voi
     { config: web, schema: { ...base, summary: 'Revoke a credential (effective on its next request)', params: CredentialIdParams, response: { 200: ref(RevokedCredentialSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       await revokeWebCredential(db, w, id);
       return { id, revoked: true as const };
     },

@@ -17,7 +17,7 @@
  *   PUT  /app/api/organization/embedding/chat                          the AI chat switch
  *   GET|PUT /app/api/organization/embedding/networks/:networkId/presets   preset questions
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { requireEnabled } from '../../domain/embed-context.ts';
@@ -77,7 +77,7 @@ const P = '/app/api/organization/embedding';
 export const DISCLOSURE_TEXT =
   'Making networks embeddable authorizes your integration (the host application holding your organization credential) to receive the full content of those networks — every node, edge and attribute — and to show it to the managed users you grant access to.';
 
-export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
   const tags = [ConsoleTag];
   const config = { web: true } as const;
   const security = cookieSecurity;
@@ -106,13 +106,13 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
 
   app.get(`${P}/users`, { config, schema: { summary: 'Managed users (status, paging; oldest first)', tags, security, querystring: ManagedUserListQuery, response: { 200: ref(ManagedUserListSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId } = orgAdminOf(request);
-    const q = request.query as { status?: 'active' | 'deactivated'; limit?: string; offset?: string };
+    const q = request.query;
     const page = await listManagedUsersPage(ctx, orgId, { status: q.status, ...paging(q) });
     return { total: page.total, offset: page.offset, limit: page.limit, users: page.users.map(presentManagedUser) };
   });
 
   app.get(`${P}/users/:externalId`, { config, schema: { summary: 'One managed user', tags, security, params: ExternalIdParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404) } } }, async (request) =>
-    presentManagedUser(await getManagedUserWithGrants(ctx, orgAdminOf(request).orgId, (request.params as { externalId: string }).externalId)),
+    presentManagedUser(await getManagedUserWithGrants(ctx, orgAdminOf(request).orgId, request.params.externalId)),
   );
 
   app.put(
@@ -121,7 +121,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     async (request, reply) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
-      const { created, result } = await putManagedUser(ctx, orgId, actor, (request.params as { externalId: string }).externalId, request.body ?? {});
+      const { created, result } = await putManagedUser(ctx, orgId, actor, request.params.externalId, request.body ?? {});
       return reply.code(created ? 201 : 200).send(presentManagedUser(result));
     },
   );
@@ -132,7 +132,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
-      const { externalId, networkId } = request.params as { externalId: string; networkId: string };
+      const { externalId, networkId } = request.params;
       return presentManagedUser(await grantNetwork(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
     },
   );
@@ -143,7 +143,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
-      const { externalId, networkId } = request.params as { externalId: string; networkId: string };
+      const { externalId, networkId } = request.params;
       return presentManagedUser(await removeGrant(ctx, orgId, actor, externalId, networkId));
     },
   );
@@ -154,13 +154,13 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
-      return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, (request.params as { externalId: string }).externalId));
+      return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, request.params.externalId));
     },
   );
 
   app.get(`${P}/sessions`, { config, schema: { summary: 'Live embed sessions (newest first)', tags, security, querystring: PageQuery, response: { 200: ref(LiveSessionPageSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId } = orgAdminOf(request);
-    return liveSessionsPage(ctx, orgId, paging(request.query as { limit?: string; offset?: string }));
+    return liveSessionsPage(ctx, orgId, paging(request.query));
   });
 
   app.post(
@@ -169,7 +169,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     async (request, reply) => {
       const { orgId, actor } = orgAdminOf(request);
       await provisioning(orgId);
-      const b = request.body as { externalId: string; networkId: string; origin: string; maxMinutes?: number };
+      const b = request.body;
       const maxMinutes = b.maxMinutes ?? 60;
       const s = await createSession(ctx, orgId, actor, { externalId: b.externalId, networkIds: [b.networkId], origin: b.origin, maxMinutes });
       const user = await getManagedUserWithGrants(ctx, orgId, b.externalId);
@@ -192,7 +192,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     { config, schema: { summary: "A new launch token for the console's live preview", tags, security, params: SessionIdParams, response: { 200: ref(LaunchTokenSchema), ...webProblems(401, 403, 404, 410) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
-      const { launchToken } = await issueLaunchToken(ctx, orgId, actor, (request.params as { sessionId: string }).sessionId);
+      const { launchToken } = await issueLaunchToken(ctx, orgId, actor, request.params.sessionId);
       return { launchToken };
     },
   );
@@ -202,13 +202,13 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     { config, schema: { summary: 'Revoke a session (idempotent)', tags, security, params: SessionIdParams, response: { 200: ref(SessionRevokedSchema), ...webProblems(401, 403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
-      return revokeSession(ctx, orgId, actor, (request.params as { sessionId: string }).sessionId);
+      return revokeSession(ctx, orgId, actor, request.params.sessionId);
     },
   );
 
   app.get(`${P}/audit`, { config, schema: { summary: 'The audit log, filtered by action, actor, target and dates; newest first', tags, security, querystring: AuditQuery, response: { 200: ref(AuditPageSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId } = orgAdminOf(request);
-    const q = request.query as Record<string, string | undefined>;
+    const q = request.query;
     return auditPage(ctx, orgId, parseAuditFilter(q), paging(q));
   });
 
@@ -217,7 +217,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     { config, schema: { summary: 'The filtered audit log as CSV (at most 50,000 rows, newest first)', tags, security, querystring: AuditQuery, response: { 200: { description: 'The audit log as CSV (Content-Disposition: attachment; X-Netloom-Truncated: true when cut at 50,000 rows)', content: { 'text/csv': { schema: Type.String() } } }, ...webProblems(400, 401, 403) } } },
     async (request, reply) => {
       const { orgId } = orgAdminOf(request);
-      const { csv, truncated } = await auditCsv(ctx, orgId, parseAuditFilter(request.query as Record<string, string | undefined>));
+      const { csv, truncated } = await auditCsv(ctx, orgId, parseAuditFilter(request.query));
       const day = new Date(ctx.now()).toISOString().slice(0, 10);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
@@ -229,11 +229,11 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
 
   app.put(`${P}/chat`, { config, schema: { summary: "Switch the organization's AI chat on or off", tags, security, body: ref(ChatSettingsBodySchema), response: { 200: ref(ChatSettingsSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId, actor } = orgAdminOf(request);
-    return setAiChat(ctx, orgId, actor, (request.body as { aiChat: boolean }).aiChat);
+    return setAiChat(ctx, orgId, actor, request.body.aiChat);
   });
 
   app.get(`${P}/networks/:networkId/presets`, { config, schema: { summary: "A network's preset chat questions", tags, security, params: NetworkIdParams, response: { 200: ref(PresetQuestionsSchema), ...webProblems(401, 403, 404) } } }, async (request) =>
-    networkPresets(ctx, orgAdminOf(request).orgId, (request.params as { networkId: string }).networkId),
+    networkPresets(ctx, orgAdminOf(request).orgId, request.params.networkId),
   );
 
   app.put(
@@ -241,7 +241,7 @@ export function embeddingConsoleRoutes(app: FastifyInstance, ctx: EmbedContext):
     { config, validatorCompiler: checkedByDomain, schema: { summary: "Set a network's preset questions ({ presetQuestions: [String] | null })", tags, security, params: NetworkIdParams, body: ref(PresetQuestionsBodySchema), response: { 200: ref(PresetQuestionsSchema), ...webProblems(400, 401, 403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
-      return setNetworkPresets(ctx, orgId, actor, (request.params as { networkId: string }).networkId, request.body);
+      return setNetworkPresets(ctx, orgId, actor, request.params.networkId, request.body);
     },
   );
 }

@@ -5,7 +5,8 @@
  *   POST /app/api/public-networks/:id/explore           Discover: a Public network, read-only, signed out ok
  *   POST /app/api/explore/:sessionId/launch-tokens      the next launch token for the SDK
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { exploreLaunchToken, startOwnerExplore, startPublicExplore } from '../../domain/explore.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
@@ -26,7 +27,7 @@ function appOrigin(request: FastifyRequest, publicUrl: string): string {
   return new URL(publicUrl).origin;
 }
 
-export function webExploreRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function webExploreRoutes(app: App, ctx: EmbedContext): void {
   const tags = [WebTag];
 
   app.post(
@@ -41,7 +42,7 @@ export function webExploreRoutes(app: FastifyInstance, ctx: EmbedContext): void 
         principal: w.principal,
         webSessionId: w.sessionId,
         webSessionEndsAt: Date.parse(w.expiresAt),
-        networkId: (request.params as { id: string }).id,
+        networkId: request.params.id,
         origin: appOrigin(request, app.config.publicUrl),
       });
       return reply.code(201).send(started);
@@ -55,7 +56,7 @@ export function webExploreRoutes(app: FastifyInstance, ctx: EmbedContext): void 
       schema: { tags, security: [], summary: 'Open a Public network read-only in the viewer (Discover; signed out ok)', params: ExploreParams, response: { 201: ref(ExploreStartedSchema), ...webProblems(403, 404, 429) } },
     },
     async (request, reply) => {
-      const started = await startPublicExplore(ctx, { networkId: (request.params as { id: string }).id, origin: appOrigin(request, app.config.publicUrl) });
+      const started = await startPublicExplore(ctx, { networkId: request.params.id, origin: appOrigin(request, app.config.publicUrl) });
       return reply.code(201).send(started);
     },
   );
@@ -66,6 +67,6 @@ export function webExploreRoutes(app: FastifyInstance, ctx: EmbedContext): void 
       config: { web: { session: 'optional' } },
       schema: { tags, security: optionalCookieSecurity, summary: 'A new launch token (60 s, single use) for an Explore viewer', params: ExploreSessionParams, response: { 200: ref(LaunchTokenSchema), ...webProblems(403, 404, 410, 429) } },
     },
-    async (request) => exploreLaunchToken(ctx, (request.params as { sessionId: string }).sessionId, request.web?.sessionId ?? null),
+    async (request) => exploreLaunchToken(ctx, request.params.sessionId, request.web?.sessionId ?? null),
   );
 }

@@ -2,7 +2,7 @@
  * The web application's own JSON endpoints under `/app/api` (docs/web-app.md), authenticated by the
  * session cookie (http/web-session.ts) — never by API credentials.
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import type { SignInDeps } from '../../domain/sign-in.ts';
 import { webSessionRoutes } from './session.ts';
@@ -16,7 +16,7 @@ import { embeddingConsoleRoutes } from './embedding.ts';
 import { webNetworkRoutes } from './networks.ts';
 import { webJobRoutes } from './jobs.ts';
 
-export async function webRoutes(app: FastifyInstance, opts: { ctx: EmbedContext }): Promise<void> {
+export async function webRoutes(app: App, opts: { ctx: EmbedContext }): Promise<void> {
   const deps: SignInDeps = { db: app.database.db, config: app.config.web, state: opts.ctx.state, now: () => app.now() };
   webSessionRoutes(app, deps);
   webAccountRoutes(app, deps);

@@ -5,7 +5,7 @@
  *   POST   /app/api/networks/:id/metrics/:metricId    run a metric on the network as a job → 202
  * Thin: schema → domain/web-jobs.ts (the public API's job commands with the session's principal).
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../../domain/web-jobs.ts';
 import { requireWeb } from '../../http/web-session.ts';
@@ -19,7 +19,7 @@ function present(w: WebJob) {
   return { ...presentJob(w.job, { withResult: false }), networkName: w.networkName };
 }
 
-export function webJobRoutes(app: FastifyInstance): void {
+export function webJobRoutes(app: App): void {
   const base = { tags: [WebTag], security: cookieSecurity };
   const web = { web: true };
 
@@ -28,7 +28,7 @@ export function webJobRoutes(app: FastifyInstance): void {
     { config: web, schema: { ...base, summary: 'Your metric jobs, newest first: status, progress, ETA, network', querystring: WebJobListQuery, response: { 200: ref(WebJobListSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const q = request.query as { limit?: string; offset?: string };
+      const q = request.query;
       const limit = q.limit === undefined ? 50 : Number(q.limit);
       const offset = q.offset === undefined ? 0 : Number(q.offset);
       if (limit < 1 || limit > 200) throw new DomainError('INVALID_ARGS', 'query.limit: must be 1 to 200', [{ path: '/query/limit', message: 'must be 1 to 200' }]);
@@ -42,7 +42,7 @@ export function webJobRoutes(app: FastifyInstance): void {
     { config: web, schema: { ...base, summary: 'Cancel one of your metric jobs (frees its worker); a finished job is answered as it is', params: WebJobIdParams, response: { 200: ref(WebJobSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      return present(await cancelWebJob(jobDeps(app), w.principal, (request.params as { id: string }).id));
+      return present(await cancelWebJob(jobDeps(app), w.principal, request.params.id));
     },
   );
 
@@ -60,8 +60,8 @@ export function webJobRoutes(app: FastifyInstance): void {
     },
     async (request, reply) => {
       const w = requireWeb(request);
-      const { id, metricId } = request.params as { id: string; metricId: string };
-      const job = await startWebMetricJob({ ...jobDeps(app), log: request.log }, w.principal, id, metricId, (request.body ?? {}) as Record<string, unknown>);
+      const { id, metricId } = request.params;
+      const job = await startWebMetricJob({ ...jobDeps(app), log: request.log }, w.principal, id, metricId, request.body ?? {});
       return reply.code(202).send(present(job));
     },
   );

@@ -4,7 +4,7 @@
  *   POST /app/api/links/:token   { name?, password, totp?, recoveryCode? } → signs in (SessionInfo + cookie)
  * A reset of an account with MFA still needs its second factor (a link alone never bypasses MFA).
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { requireResetSecondFactor, type SignInDeps } from '../../domain/sign-in.ts';
 import { describeLink, redeemLink } from '../../domain/user-links.ts';
@@ -14,7 +14,7 @@ import { LinkInfoSchema, LinkParams, LinkRedeemBody, SessionInfoSchema, WebTag, 
 import { ref } from '../../schemas/ref.ts';
 import { sessionInfo } from './present.ts';
 
-export function webLinkRoutes(app: FastifyInstance, deps: SignInDeps): void {
+export function webLinkRoutes(app: App, deps: SignInDeps): void {
   const db = app.database.db;
   const base = { tags: [WebTag], security: [] };
   const none = { web: { session: 'none' as const } };
@@ -22,7 +22,7 @@ export function webLinkRoutes(app: FastifyInstance, deps: SignInDeps): void {
   app.get(
     '/app/api/links/:token',
     { config: none, schema: { ...base, summary: 'What an invitation or reset link is for', params: LinkParams, response: { 200: ref(LinkInfoSchema), ...webProblems(404, 429) } } },
-    async (request) => describeLink(db, (request.params as { token: string }).token, app.now()),
+    async (request) => describeLink(db, request.params.token, app.now()),
   );
 
   app.post(
@@ -32,8 +32,8 @@ export function webLinkRoutes(app: FastifyInstance, deps: SignInDeps): void {
       schema: { ...base, summary: 'Redeem a link: set the password (and name), then signed in', params: LinkParams, body: ref(LinkRedeemBody), response: { 200: ref(SessionInfoSchema), ...webProblems(400, 401, 403, 404, 409, 429) } },
     },
     async (request, reply) => {
-      const { token } = request.params as { token: string };
-      const body = request.body as { name?: string; password: string; totp?: string; recoveryCode?: string };
+      const { token } = request.params;
+      const body = request.body;
       const info = await describeLink(db, token, app.now());
       if (info.kind === 'reset') await requireResetSecondFactor(deps, info.email, body, request.ip);
       const { user } = await redeemLink(db, token, body, app.now());

@@ -9,9 +9,8 @@
  *   POST   /app/api/networks/import                    multipart, as POST /api/v2/networks/import → 201
  *   GET    /app/api/networks/:id/export?format=        file download
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, unshareWebNetwork, webNetworkDetail } from '../../domain/web-networks.ts';
-import type { FormatId } from '../../domain/formats/index.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
@@ -22,7 +21,7 @@ import { ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetwor
 import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
 import { handleExport, handleImport } from '../networks/files.ts';
 
-export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
+export async function webNetworkRoutes(app: App): Promise<void> {
   await registerUploads(app, app.config.limits.maxBodyBytes);
   const db = app.database.db;
   const cfg = app.config;
@@ -34,7 +33,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
     { config: web, schema: { ...base, summary: 'Your networks and the ones shared with you, with counts against the plan maxima', querystring: WebNetworkListQuery, response: { 200: ref(WebNetworkListSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const { sort } = request.query as { sort?: 'modified' | 'name' };
+      const { sort } = request.query;
       const list = await listWebNetworks(db, cfg, w.principal, sort ?? 'modified');
       return { networks: list.networks.map(({ rec, access }) => ({ ...presentNetwork(rec, rec.owner_name), access })), counts: list.counts, maxima: list.maxima };
     },
@@ -45,7 +44,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
     { config: web, schema: { ...base, summary: 'A network page: metadata, your access, saved views, shares', params: NetworkIdParams, response: { 200: ref(WebNetworkDetailSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const d = await webNetworkDetail(db, w.principal, id);
       return { ...presentNetwork(d.rec, d.rec.owner_name), access: d.access, viewCount: d.viewCount, shares: d.shares };
     },
@@ -56,8 +55,8 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
     { config: web, schema: { ...base, summary: 'Rename, describe, make Public/Private, set directedness', params: NetworkIdParams, body: ref(WebNetworkPatchBody), response: { 200: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const { id } = request.params as { id: string };
-      const rec = await patchWebNetwork(db, cfg, w.principal, id, request.body as Record<string, unknown>);
+      const { id } = request.params;
+      const rec = await patchWebNetwork(db, cfg, w.principal, id, request.body);
       return presentNetwork(rec, rec.owner_name);
     },
   );
@@ -67,7 +66,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
     { config: web, schema: { ...base, summary: 'Delete a network (owner only)', params: NetworkIdParams, response: { 200: ref(DeletedSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       await deleteWebNetwork(db, w.principal, id);
       request.log.info({ networkId: id }, 'network deleted in the web app');
       return { _id: id, deleted: true as const };
@@ -79,8 +78,8 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
     { config: web, schema: { ...base, summary: 'Share with a user by e-mail (View or Edit), or change the permission', params: NetworkIdParams, body: ref(ShareBody), response: { 200: ref(SharesSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const { id } = request.params as { id: string };
-      return { shares: await shareWebNetwork(db, w.principal, id, request.body as { email: string; permission: string }) };
+      const { id } = request.params;
+      return { shares: await shareWebNetwork(db, w.principal, id, request.body) };
     },
   );
 
@@ -89,7 +88,7 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
     { config: web, schema: { ...base, summary: 'Stop sharing with a user', params: ShareParams, response: { 200: ref(SharesSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const { id, email } = request.params as { id: string; email: string };
+      const { id, email } = request.params;
       return { shares: await unshareWebNetwork(db, w.principal, id, email) };
     },
   );
@@ -120,8 +119,8 @@ export async function webNetworkRoutes(app: FastifyInstance): Promise<void> {
     { config: web, schema: { ...base, summary: 'Download a network as JSON, Excel, GEXF, GraphML or CSV (zip)', params: NetworkIdParams, querystring: ExportQuery, response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request, reply) => {
       const w = requireWeb(request);
-      const { id } = request.params as { id: string };
-      const { format } = request.query as { format: FormatId };
+      const { id } = request.params;
+      const { format } = request.query;
       return handleExport(app, reply, w.principal, id, format);
     },
   );

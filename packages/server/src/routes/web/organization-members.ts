@@ -9,7 +9,8 @@
  * Rules live in domain/organization-members.ts; admin checks are made here, on the server, for every
  * action (hidden buttons are not a control).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isOrgAdmin } from '../../domain/identity.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
@@ -48,7 +49,7 @@ export function orgAdminOf(request: FastifyRequest): { orgId: string; actor: Mem
   return m;
 }
 
-export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+export function organizationMemberRoutes(app: App, ctx: EmbedContext): void {
   const tags = [ConsoleTag];
   const web = { web: true } as const;
 
@@ -75,7 +76,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
     },
     async (request, reply) => {
       const { orgId, actor } = orgAdminOf(request);
-      return reply.code(201).send(await addExistingMember(ctx, orgId, actor, request.body as { email: string; role: string }));
+      return reply.code(201).send(await addExistingMember(ctx, orgId, actor, request.body));
     },
   );
 
@@ -84,7 +85,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
     { config: web, schema: { summary: "Change a member's role", tags, security: cookieSecurity, params: MemberParams, body: ref(ChangeRoleBody), response: { 200: ref(OrganizationMemberSchema), ...webProblems(400, 401, 403, 404, 409) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
-      return changeMemberRole(ctx, orgId, actor, (request.params as { userId: string }).userId, (request.body as { role: string }).role);
+      return changeMemberRole(ctx, orgId, actor, request.params.userId, request.body.role);
     },
   );
 
@@ -93,7 +94,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
     { config: web, schema: { summary: "Suspend a member: ends their web sessions and disables their own credentials", tags, security: cookieSecurity, params: MemberParams, response: { 200: ref(OrganizationMemberSchema), ...webProblems(401, 403, 404, 409) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
-      return suspendMember(ctx, orgId, actor, (request.params as { userId: string }).userId);
+      return suspendMember(ctx, orgId, actor, request.params.userId);
     },
   );
 
@@ -102,7 +103,7 @@ export function organizationMemberRoutes(app: FastifyInstance, ctx: EmbedContext
     { config: web, schema: { summary: 'Reinstate a suspended member', tags, security: cookieSecurity, params: MemberParams, response: { 200: ref(OrganizationMemberSchema), ...webProblems(401, 403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
-      return reinstateMember(ctx, orgId, actor, (request.params as { userId: string }).userId);
+      return reinstateMember(ctx, orgId, actor, request.params.userId);
     },
   );
 }

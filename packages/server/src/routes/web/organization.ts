@@ -3,17 +3,16 @@
  *   PUT  /app/api/organization/settings     { requireMfa } (Owners/Admins)
  *   POST /app/api/organization/invitations  { email, role } → { url, expiresAt } (Owners/Admins)
  */
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { setOrganizationRequireMfa } from '../../domain/account.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isOrgAdmin } from '../../domain/identity.ts';
 import { createInvitation } from '../../domain/user-links.ts';
 import { requireWeb } from '../../http/web-session.ts';
-import type { OrgRole } from '../../domain/identity.ts';
 import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems } from '../../schemas/web.ts';
 import { ref } from '../../schemas/ref.ts';
 
-export function webOrganizationRoutes(app: FastifyInstance): void {
+export function webOrganizationRoutes(app: App): void {
   const db = app.database.db;
   const base = { tags: [WebTag], security: cookieSecurity };
 
@@ -22,7 +21,7 @@ export function webOrganizationRoutes(app: FastifyInstance): void {
     { config: { web: true }, schema: { ...base, summary: "Change the organization's settings (require MFA)", body: ref(OrgSettingsBody), response: { 200: ref(OrgSettingsSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
       const w = requireWeb(request);
-      const { requireMfa } = request.body as { requireMfa: boolean };
+      const { requireMfa } = request.body;
       await setOrganizationRequireMfa(db, w.membership, requireMfa, app.now());
       request.log.info({ orgId: w.membership?.org_id, requireMfa }, 'organization require-MFA changed');
       return { requireMfa };
@@ -35,7 +34,7 @@ export function webOrganizationRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const w = requireWeb(request);
       if (!w.membership || !isOrgAdmin(w.membership)) throw new DomainError('FORBIDDEN', 'only Owners and Admins of an organization invite members');
-      const body = request.body as { email: string; role?: OrgRole };
+      const body = request.body;
       const link = await createInvitation(db, app.config.publicUrl, { email: body.email, orgId: w.membership.org_id, role: body.role ?? 'Standard User', createdBy: `user:${w.userId}`, inviterUserId: w.userId }, app.now());
       return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt });
     },

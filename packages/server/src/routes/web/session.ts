@@ -4,7 +4,8 @@
  *   POST   /app/api/session   { email, password, totp?, recoveryCode? } → SessionInfo + a new cookie
  *   DELETE /app/api/session   → { signedOut: true } (clears the cookie)
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-type.ts';
 import { signIn, type SignInDeps } from '../../domain/sign-in.ts';
 import { endWebSession, resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
 import { clearSessionCookie, requireWeb, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
@@ -12,7 +13,7 @@ import { cookieSecurity, optionalCookieSecurity, SessionInfoSchema, SignedOutSch
 import { ref } from '../../schemas/ref.ts';
 import { sessionInfo } from './present.ts';
 
-export function webSessionRoutes(app: FastifyInstance, deps: SignInDeps): void {
+export function webSessionRoutes(app: App, deps: SignInDeps): void {
   const tags = [WebTag];
 
   app.get(
@@ -37,7 +38,7 @@ export function webSessionRoutes(app: FastifyInstance, deps: SignInDeps): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; password: string; totp?: string; recoveryCode?: string };
+      const body = request.body;
       const user = await signIn(deps, body, request.ip);
       const { secret } = await startWebSession(app.database.db, app.config.web, {
         userId: user.id,
