@@ -2,7 +2,8 @@
 // network's page exact betweenness on an undirected BA(10000, 3) runs as a job (one metric thread, so it
 // runs for many seconds); the Jobs page shows it with its network, a progress bar whose value rises and
 // the time left, passes axe and fits a 390-px phone; Cancel (keyboard) makes the job `cancelled` through
-// the public API; a quick PageRank then finishes while the page watches (status Done, a toast).
+// the public API; a quick PageRank then finishes while the page watches (status Done, a toast); in
+// Explore (owner mode) the viewer's Metrics panel runs Degree as a job, written to the network and shown.
 // Screenshots are written to NETLOOM_SCREENSHOT_DIR when it is set.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -124,5 +125,23 @@ test('run betweenness as a job from the network page; the Jobs page shows it ris
   assert.equal(await done.locator('td[data-label="Status"]').innerText(), 'Done');
   keepShot('jobs-done-1280', await page.screenshot({ fullPage: true }));
   await fits390(page, 'jobs-done');
+
+  // Explore (owner mode, edit access): the viewer's Metrics panel runs Degree as a job of its session; the
+  // values are written to the network and shown in the viewer; the job is on this person's Jobs page
+  await page.goto(`${env.base}/networks/${networkId}/explore`);
+  await page.getByTestId('viewer-status').filter({ hasText: /10,?000 nodes/ }).waitFor({ timeout: 90_000 });
+  const viewer = page.frameLocator('[data-testid="viewer-frame"] iframe');
+  await viewer.locator('.nl-menu-item[data-item="metrics"]').click();
+  const panel = viewer.locator('.nl-panel[data-item="metrics"]');
+  await panel.locator('select[aria-label="Metric"]').selectOption('totalDegree');
+  await panel.locator('[data-action="run-metric"]').click();
+  await panel.locator('.nl-note', { hasText: /^Added / }).waitFor({ timeout: 60_000 });
+  assert.match(await panel.locator('.nl-note').innerText(), /^Added Total Degree \(also saved in the network\)\. Use it in Color, Size or Filter\.$/);
+  const stored = await env.api('GET', `/api/v2/networks/${networkId}`);
+  const nodes = (stored.body.networkJSON as { nodes: { attributes?: Record<string, unknown> }[] }).nodes;
+  assert.ok(nodes.every((n) => typeof n.attributes?.['Total Degree'] === 'number'), 'written to the stored network');
+  const jobs = await env.api('GET', '/api/v2/jobs?limit=5');
+  assert.ok((jobs.body.jobs as { metric?: string; status: string }[]).some((j) => j.metric === 'totalDegree' && j.status === 'succeeded'), "the viewer's job is the person's");
+  keepShot('explore-metric-job-1280', await page.screenshot());
   await page.close();
 });

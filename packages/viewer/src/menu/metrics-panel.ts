@@ -2,7 +2,8 @@
  * The Metrics panel: runs a node metric on the service as a job of this session (docs/embedding-api.md
  * "Metric jobs") and shows how far it is — a progress bar with the percentage, the time left ("about
  * 2 min left") and Cancel — then adds the values as node attributes for this session (usable in Color,
- * Size and Filter; the network itself is not changed). Every run is a job: its bar reflects the kernel's
+ * Size and Filter; the network itself is not changed, except in owner-mode Explore with edit access, where
+ * the service writes the values and the panel reads them back). Every run is a job: its bar reflects the kernel's
  * own progress, and even a quick run shows that something is happening. The run lives in this object,
  * not in the DOM, so closing and reopening the panel shows it still going. Cancel frees the service's
  * worker and brings the panel back to its ready state with a notice; a failure shows the problem's message.
@@ -71,7 +72,7 @@ export class MetricsPanel {
     const s = select(MENU_METRICS.map((m) => ({ value: m.id, label: m.title })), this.#selected, { 'aria-label': 'Metric', disabled: busy });
     s.addEventListener('change', () => (this.#selected = s.value));
     const run = button('Run', { 'data-action': 'run-metric', disabled: busy, onclick: () => void this.run(s.value) }, 'primary');
-    b.append(h('p', { class: 'nl-hint' }, 'Computed by the service on this network; the result becomes a node attribute for this session, usable in Color, Size and Filter. The network itself is not changed.'), field('Metric', s), run);
+    b.append(h('p', { class: 'nl-hint' }, 'Computed by the service on this network; the result becomes a node attribute usable in Color, Size and Filter. Long runs show their progress and can be cancelled.'), field('Metric', s), run);
     if (this.job) b.append(this.#progressBox(this.job));
   }
 
@@ -160,7 +161,17 @@ export class MetricsPanel {
     if (job.status === 'cancelled') return this.#end([], `${metricTitle(job.metric)} was cancelled; nothing was added.`, false);
     if (job.status === 'failed') return this.#end([], job.error?.detail ?? job.error?.message ?? job.error?.title ?? `${metricTitle(job.metric)} failed`, true);
     const result = job.result;
-    const values = typeof result === 'object' && result !== null && result.values ? result.values : null;
+    let values = typeof result === 'object' && result !== null && result.values ? result.values : null;
+    const written = !values && typeof result === 'object' && result !== null && Array.isArray(result.attributes);
+    if (written && typeof result === 'object' && result !== null && Array.isArray(result.attributes)) {
+      // owner-mode Explore with edit access: the values were written to the stored network (a new
+      // version); read them from it (this also moves the viewer onto that version for later saves)
+      try {
+        values = await this.#writtenValues(result.attributes);
+      } catch (err) {
+        return this.#end([], toWireError(err).message, true);
+      }
+    }
     if (!values) return this.#end([], 'the service returned no node values', true);
     const { model, engine } = this.host.ctx;
     const names = Object.keys(values);
@@ -175,7 +186,20 @@ export class MetricsPanel {
     } catch (err) {
       return this.#end([], toWireError(err).message, true);
     }
-    this.#end(names, `Added ${names.join(', ')}. Use it in Color, Size or Filter.`, false);
+    this.#end(names, `Added ${names.join(', ')}${written ? ' (also saved in the network)' : ''}. Use it in Color, Size or Filter.`, false);
+  }
+
+  /** The written attributes' values, by attribute then node id, read back from the stored network. */
+  async #writtenValues(attributes: string[]): Promise<Record<string, Record<string, number | string>>> {
+    const net = await this.host.ctx.api.network();
+    const values: Record<string, Record<string, number | string>> = Object.fromEntries(attributes.map((a) => [a, {}]));
+    for (const node of net.json.nodes as { id: unknown; attributes?: Record<string, unknown> }[]) {
+      for (const a of attributes) {
+        const v = node.attributes?.[a];
+        if (typeof v === 'number' || typeof v === 'string') values[a][String(node.id)] = v;
+      }
+    }
+    return values;
   }
 
   #end(names: string[], text: string, error: boolean): void {
