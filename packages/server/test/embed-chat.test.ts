@@ -184,6 +184,22 @@ describe('AI chat: offline assistant (sqlite)', () => {
     assert.equal(reset.json().presetQuestions[0], 'Who is most central?');
   });
 
+  test('the default preset questions follow the stored network: a changed network gets its own set', async () => {
+    const r = await f.host('POST', '/api/v2/networks', { name: 'Changing', networkJSON: teamNetwork() });
+    assert.equal(r.statusCode, 200, r.body);
+    const id = r.json()._id as string;
+    const presets = async () => (await f.host('GET', `/api/v2/embed/networks/${id}/chat`)).json().presetQuestions as string[];
+    assert.ok((await presets()).includes('Color the nodes by team.'));
+    assert.ok((await presets()).includes('Color the nodes by team.'), 'asked twice: the same set');
+    const renamed = teamNetwork();
+    for (const n of renamed.nodes) n.attributes = { name: n.attributes.name, office: n.attributes.team === 'Eng' ? 'Oslo' : 'Lima', score: n.attributes.score } as never;
+    const put = await f.host('PUT', `/api/v2/networks/${id}`, { name: 'Changing', networkJSON: renamed });
+    assert.equal(put.statusCode, 200, put.body);
+    const after = await presets();
+    assert.ok(after.includes('Color the nodes by office.'), JSON.stringify(after));
+    assert.ok(!after.includes('Color the nodes by team.'));
+  });
+
   test('the organization switch (default on) turns chat off and on', async () => {
     const s = await chatSession(f, net);
     const capabilities = async (token: string) => (await viewer(f.app, token, 'GET', 'session')).json().capabilities;

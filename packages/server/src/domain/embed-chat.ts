@@ -27,7 +27,7 @@ import { DomainError, invalidArgs } from './errors.ts';
 import { audit, limitsOf, RateLimitedError, type EmbedContext } from './embed-context.ts';
 import type { LiveSession } from './embed-sessions.ts';
 import { defaultPresetQuestions, ProviderError, type Assistant, type AssistantAction, type MetricValues } from './assistant/index.ts';
-import { getNetwork, getNetworkJSONGzip } from '../store/networks.ts';
+import { getNetwork, getNetworkJSONGzip, getNetworkVersion } from '../store/networks.ts';
 import { listViews } from '../store/embed-views.ts';
 import {
   countQuestionsSince, currentConversation, deleteMessages, finishReply, getAiChatSwitch, getMessage, getPresetQuestions,
@@ -144,8 +144,20 @@ function normQuestion(s: string): string {
 export async function presetQuestions(ctx: EmbedContext, networkId: string): Promise<{ questions: string[]; custom: boolean }> {
   const set = await getPresetQuestions(ctx.db, networkId);
   if (set) return { questions: set, custom: true };
-  return { questions: defaultPresetQuestions((await loadNetwork(ctx, networkId)).json), custom: false };
+  // Every viewer open asks for them: the default set is derived from the network's attributes once per
+  // stored version (reading and parsing a 100k-node network took the event loop 0.5–6 s per open).
+  const version = await getNetworkVersion(ctx.db, networkId);
+  const cached = version === null ? undefined : defaultPresetCache.get(`${networkId}:${version}`);
+  if (cached) return { questions: cached, custom: false };
+  const loaded = await loadNetwork(ctx, networkId);
+  const questions = defaultPresetQuestions(loaded.json);
+  defaultPresetCache.set(`${networkId}:${loaded.version}`, questions);
+  while (defaultPresetCache.size > 256) defaultPresetCache.delete(defaultPresetCache.keys().next().value as string);
+  return { questions, custom: false };
 }
+
+/** Default preset questions by `networkId:version` (a changed network has a new version, so a new entry). */
+const defaultPresetCache = new Map<string, string[]>();
 
 /** Validates a preset list set by organization admins: 1..20 distinct non-empty questions ≤ 500 characters, or null (back to the default set). */
 export function parsePresetQuestions(value: unknown): string[] | null {

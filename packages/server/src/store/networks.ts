@@ -145,6 +145,12 @@ export async function getNetworkJSONText(db: Kysely<Database>, id: string): Prom
   return (await gunzipAsync(toBuffer(r.json_gz))).toString('utf8');
 }
 
+/** The stored network's version (bumped by every change of its JSON), or null — without reading the JSON. */
+export async function getNetworkVersion(db: Kysely<Database>, id: string): Promise<number | null> {
+  const r = await db.selectFrom('networks').select('version').where('id', '=', id).executeTakeFirst();
+  return r ? r.version : null;
+}
+
 /** The gzip bytes as stored (to send with `Content-Encoding: gzip` without inflating), or null. */
 export async function getNetworkJSONGzip(
   db: Kysely<Database>,
