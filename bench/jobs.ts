@@ -8,7 +8,11 @@
 // machine, so by default the job is sampled: `kPercent` sources (a fixed seed), split into shards as the
 // exact job would be. Every shard runs the same Brandes kernel per source as the exact job; the exact
 // time is PROJECTED from seconds per source, and printed as a projection. `--kpercent 100` runs it exact.
-// Usage: node bench/jobs.ts [n] [m] [--kpercent K] [--shard-sources S] [--workers 1,2]
+// `--check`: after the first job, reads the stored network back and compares every node's
+// 'Betweenness Centrality' with the unsplit in-process kernel (runMetric, same parameters); prints the
+// largest relative difference and fails (exit code 1) above 1e-12 (docs/jobs.md: a split run equals the
+// unsplit one within 1e-12).
+// Usage: node bench/jobs.ts [n] [m] [--kpercent K] [--shard-sources S] [--workers 1,2] [--check]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,6 +25,7 @@ import { openDatabase } from '../packages/server/src/store/db.ts';
 import { migrate } from '../packages/server/src/store/migrations/index.ts';
 import { createUser } from '../packages/server/src/domain/identity.ts';
 import { createToken } from '../packages/server/src/domain/credentials/tokens.ts';
+import { runMetric } from '../packages/engine/src/metrics/run.ts';
 
 const args = process.argv.slice(2);
 const nums = args.filter((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith('--'));
@@ -30,6 +35,7 @@ const opt = (name: string, def: string) => (args.includes(name) ? args[args.inde
 const kPercent = Number(opt('--kpercent', '4'));
 const shardSources = Number(opt('--shard-sources', '25000'));
 const workerCounts = opt('--workers', '1,2').split(',').map(Number);
+const check = args.includes('--check');
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
 const cli = fileURLToPath(new URL('../packages/server/src/cli/main.ts', import.meta.url));
 
@@ -62,6 +68,28 @@ console.log(header);
 const created = await app.inject({ method: 'POST', url: '/api/v2/networks', headers: auth, payload: { name: 'ba', networkJSON: net, isDirected: false } });
 if (created.statusCode !== 200) throw new Error(created.body);
 const networkId = (created.json() as { _id: string })._id;
+
+async function checkAgainstUnsplit(): Promise<void> {
+  const res = await app.inject({ method: 'GET', url: `/api/v2/networks/${networkId}`, headers: auth });
+  if (res.statusCode !== 200) throw new Error(res.body);
+  const stored = (res.json() as { networkJSON: { nodes: { id: string | number; attributes?: Record<string, unknown> }[] } }).networkJSON;
+  const t0 = Date.now();
+  const out = runMetric({ metric: 'betweennessCentrality', network: net, networkDirected: false, params: kPercent < 100 ? { kPercent, seed: 1 } : {} });
+  const seconds = (Date.now() - t0) / 1000;
+  if (out.kind !== 'node') throw new Error('expected node values');
+  const expected = out.values['Betweenness Centrality'];
+  let worst = 0;
+  let compared = 0;
+  for (const node of stored.nodes) {
+    const got = Number(node.attributes?.['Betweenness Centrality']);
+    const want = Number(expected[String(node.id)]);
+    if (!Number.isFinite(got) || !Number.isFinite(want)) throw new Error(`node ${node.id}: job ${got}, unsplit ${want}`);
+    worst = Math.max(worst, Math.abs(got - want) / Math.max(Math.abs(want), 1e-300));
+    compared++;
+  }
+  console.log(`check: job result vs the unsplit kernel in this process (${seconds.toFixed(1)} s): largest relative difference ${worst.toExponential(1)} over ${compared} nodes`);
+  if (compared !== n || worst > 1e-12) process.exitCode = 1;
+}
 
 function startWorker(): Promise<ChildProcess> {
   const proc = spawn(process.execPath, [cli, 'worker', '--threads', '1', '--concurrency', '1'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -108,6 +136,7 @@ for (const count of workerCounts) {
   console.log(
     `${count} worker process(es): ${wall.toFixed(1)} s wall (submit → succeeded); shards ${shards.map((s) => `#${s.index} ${s.seconds.toFixed(1)} s on pid ${s.worker}`).join(', ')}; merge ${merge.toFixed(1)} s; progress monotonic ${monotonic}, longest wait between progress changes ${(maxGap / 1000).toFixed(1)} s; load avg before ${loadBefore}, after ${load()}`,
   );
+  if (check && results.length === 1) await checkAgainstUnsplit();
   for (const w of workers) w.kill('SIGTERM');
   await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : w.once('exit', r)))));
 }
