@@ -18,6 +18,7 @@ import { registerProblemHandler } from './http/problem-handler.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerRouteContract } from './http/route-contract.ts';
 import { registerNamedSchemas } from './schemas/index.ts';
+import { buildCachedSerializer } from './http/serializers.ts';
 import { registerDecompression } from './http/decompress.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
@@ -118,6 +119,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true } },
+    // one compiled serializer per distinct response schema, not per route × status (http/serializers.ts)
+    schemaController: { compilersFactory: { buildSerializer: buildCachedSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (Number.isFinite(config.server.maxConnections)) app.server.maxConnections = config.server.maxConnections;

@@ -1,7 +1,7 @@
 // The real service as a process (what `npm start` runs): first-run owner bootstrap printed once,
 // structured logs that never contain tokens, and graceful shutdown on SIGTERM that finishes in-flight
 // requests.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,13 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
+/** Waiting for a process to start is not a timing assertion: generous, so a busy machine cannot fail it. */
+const START_MS = 60_000;
+// A failed assertion must not leave a service running (it would keep this file's process alive).
+const children = new Set<ChildProcess>();
+after(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 function start(dataDir: string, port: number): { child: ChildProcess; out: () => string; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
   let out = '';
@@ -19,6 +26,7 @@ function start(dataDir: string, port: number): { child: ChildProcess; out: () =>
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NETLOOM_DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
   child.stdout!.on('data', (d) => ((out += d), (stdout += d)));
   child.stderr!.on('data', (d) => ((out += d), (stderr += d)));
   const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
@@ -44,7 +52,7 @@ test('first start prints the owner once; logs hold no secrets; SIGTERM finishes 
   const base = `http://127.0.0.1:${port}`;
   try {
     const s1 = start(dir, port);
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok);
+    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, START_MS);
     const printed = s1.out();
     const token = /API token \(full access\): (nl_\S+)/.exec(printed)?.[1];
     assert.ok(token, `owner token printed:\n${printed}`);
@@ -90,7 +98,7 @@ test('first start prints the owner once; logs hold no secrets; SIGTERM finishes 
 
     // second start on the same data: no new owner printed, data still there
     const s2 = start(dir, port);
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok);
+    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, START_MS);
     assert.doesNotMatch(s2.out(), /API token/);
     const list = await fetch(`${base}/api/v2/networks`, { headers });
     assert.equal((await list.json()).length, 2);
@@ -107,7 +115,7 @@ test('SIGKILL during a burst of writes loses no acknowledged write; the database
   const base = `http://127.0.0.1:${port}`;
   try {
     const s1 = start(dir, port);
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok);
+    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, START_MS);
     const token = /API token \(full access\): (nl_\S+)/.exec(s1.out())![1];
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const acknowledged: { id: string; name: string }[] = [];
@@ -133,7 +141,7 @@ test('SIGKILL during a burst of writes loses no acknowledged write; the database
     assert.ok(acknowledged.length >= 40);
 
     const s2 = start(dir, port);
-    await waitFor(async () => (await fetch(`${base}/readyz`)).ok);
+    await waitFor(async () => (await fetch(`${base}/readyz`)).ok, START_MS);
     for (const a of acknowledged) {
       const res = await fetch(`${base}/api/v2/networks/${a.id}`, { headers });
       assert.equal(res.status, 200, `acknowledged network ${a.name} is readable`);
