@@ -1,11 +1,13 @@
 /**
- * The first camera, with room for labels. Sigma frames the node discs in its stage (which starts right
+ * The automatic camera, with room for labels. Sigma frames the node discs in its stage (which starts right
  * of the Explore menu), but a label is drawn to the right of its node, so the labels of the rightmost
  * nodes were cut at the stage's edge. `fitWithLabels` zooms out and re-centres until every visible node
- * disc and the label of every node near the right edge lie inside the stage with a margin. It only
- * touches a camera still at sigma's default framing (a saved view's camera or a person's move is kept).
+ * disc and the label of every node near the right edge lie inside the stage with a margin. `AutoFit` does
+ * it when the viewer opens and again after each layout, and only while the camera is still the automatic
+ * one (sigma's default framing or this fit's own result): a saved view's camera or a person's move is kept.
  */
 import type Sigma from 'sigma';
+import type { CameraState } from 'sigma/types';
 
 /** Space kept free at each edge of the stage (px), as sigma's own `stagePadding`. */
 export const FIT_MARGIN = 16;
@@ -134,4 +136,40 @@ export function fitWithLabels(renderer: Sigma, measure: (text: string) => number
   const centre = renderer.viewportToFramedGraph({ x: width / 2 - move.dx * move.zoomOut, y: height / 2 - move.dy * move.zoomOut });
   camera.setState({ x: centre.x, y: centre.y, ratio: camera.getState().ratio * move.zoomOut });
   return true;
+}
+
+/** Fits the drawing (labels included) while nobody has moved the camera: when the viewer opens and after each layout. */
+export class AutoFit {
+  readonly #renderer: Sigma;
+  readonly #quietly: (move: () => void) => void;
+  /** The camera the last fit set; a different camera means somebody (a person, a view, a command) moved it. */
+  #fitted: CameraState | null = null;
+
+  /** `quietly` runs a camera move that is not a person's (the viewer's move detection ignores it). */
+  constructor(renderer: Sigma, quietly: (move: () => void) => void) {
+    this.#renderer = renderer;
+    this.#quietly = quietly;
+  }
+
+  /** Whether the camera is still the automatic one. */
+  get automatic(): boolean {
+    if (atDefaultCamera(this.#renderer)) return true;
+    const s = this.#renderer.getCamera().getState();
+    const f = this.#fitted;
+    return f !== null && s.x === f.x && s.y === f.y && s.ratio === f.ratio && s.angle === f.angle;
+  }
+
+  /** From sigma's default framing of the current positions, the fit with labels; nothing if the camera was moved. */
+  fit(): void {
+    if (!this.automatic) return;
+    this.#quietly(() => {
+      const camera = this.#renderer.getCamera();
+      camera.setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+      // the display data of the positions a layout just set (with an argument: display.ts makes sigma's
+      // argument-less refresh a render only)
+      this.#renderer.refresh({});
+      fitWithLabels(this.#renderer);
+      this.#fitted = camera.getState();
+    });
+  }
 }

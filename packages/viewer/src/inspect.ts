@@ -1,7 +1,7 @@
 /**
  * A read-only window onto the drawing for browser tests and support (`window.netloomInspect` in the
- * viewer's frame): node discs and edges on the canvas in viewport pixels, the canvas size and the layout
- * state. It changes nothing and exposes nothing the viewer page does not already hold (the host page,
+ * viewer's frame): node discs and edges on the canvas in viewport pixels, the canvas size, the layout
+ * state and the camera. It changes nothing and exposes nothing the viewer page does not already hold (the host page,
  * on another origin, cannot reach it).
  */
 import type { SigmaDisplay } from './display.ts';
@@ -16,6 +16,8 @@ export interface Inspect {
   edges(): [string, string][];
   canvas(): { width: number; height: number };
   layout(): LayoutState;
+  /** Sigma's camera state (x, y, ratio, angle). */
+  camera(): { x: number; y: number; ratio: number; angle: number };
 }
 
 export function installInspect(display: SigmaDisplay, model: NetworkModel, layout: LayoutRunner): void {
@@ -28,6 +30,7 @@ export function installInspect(display: SigmaDisplay, model: NetworkModel, layou
     edges: () => model.edges.filter((e) => !r.getNodeDisplayData(model.ids[e.source])?.hidden && !r.getNodeDisplayData(model.ids[e.target])?.hidden).map((e) => [model.ids[e.source], model.ids[e.target]]),
     canvas: () => r.getDimensions(),
     layout: () => ({ ...layout.state }),
+    camera: () => ({ ...r.getCamera().getState() }),
   };
   (window as unknown as { netloomInspect: Inspect }).netloomInspect = inspect;
 }

@@ -17,7 +17,7 @@ import { buildModel } from './model.ts';
 import { TokenManager } from './tokens.ts';
 import { mountMenu } from './menu/index.ts';
 import { installInspect } from './inspect.ts';
-import { atDefaultCamera, fitWithLabels } from './camera-fit.ts';
+import { AutoFit } from './camera-fit.ts';
 
 /** How long `ready` waits for the automatic first layout of a network without stored positions. */
 const AUTO_LAYOUT_READY_WAIT_MS = 3000;
@@ -199,17 +199,21 @@ async function load(): Promise<void> {
     status('');
     menu.layoutPanel.ready = true;
     e.emit('ready', { sessionId, networkId: model.networkId, nodeCount: model.ids.length, edgeCount: model.edges.length, protocolVersion: 1 });
-    // Room for the labels at the stage's right edge (camera-fit.ts), on the next frame and only if nobody
-    // set the camera yet; not a move of the person's (the camera listener ignores it).
-    requestAnimationFrame(() => {
-      if (!atDefaultCamera(display.renderer)) return;
+    // Room for the labels at the stage's right edge (camera-fit.ts), on the next frame and again after each
+    // layout, only while nobody has set the camera; not a move of the person's (the camera listener ignores it).
+    const autoFit = new AutoFit(display.renderer, (move) => {
       display.animating = true;
       try {
-        fitWithLabels(display.renderer);
+        move();
       } finally {
         display.animating = false;
       }
     });
+    menu.layout.onEnded = (s) => {
+      // "Distribute nodes" measures overlaps at the current zoom: a new zoom would undo its work
+      if (s.kind !== 'noverlap' && s.outcome !== 'error') requestAnimationFrame(() => autoFit.fit());
+    };
+    requestAnimationFrame(() => autoFit.fit());
     for (const r of early.splice(0)) void onRequest(r);
     // The label index of node references, once the viewer is idle (a command that needs it earlier builds it).
     const warm = (): void => void e.labels;

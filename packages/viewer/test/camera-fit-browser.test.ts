@@ -64,9 +64,8 @@ const dark = (img: Image, x: number, y: number) => {
   return 0.299 * img.data[k] + 0.587 * img.data[k + 1] + 0.114 * img.data[k + 2] < 160;
 };
 
-test('390-px page: every node disc right of the menu and inside the stage; the long labels at the right edge drawn whole', { skip, timeout: 90_000 }, async () => {
-  const page = await env.open(await env.session('fit-reader', networkId));
-  await page.waitForTimeout(300); // the fit runs on the frame after ready
+/** Every disc right of the menu and inside the stage; nothing cut at the right edge; the long labels drawn whole. */
+async function assertFitted(page: Page, shot: string, longLabels: boolean): Promise<void> {
   const b = await boxes(page);
   assert.equal(b.discs.length, 40);
   assert.ok(b.menu.right >= 120, `the menu is there (${b.menu.right} px)`);
@@ -75,18 +74,65 @@ test('390-px page: every node disc right of the menu and inside the stage; the l
     assert.ok(d.right <= b.stage.right, `${d.id} ends inside the stage`);
   }
   const png = await page.locator('#viewer iframe').screenshot();
-  writeFileSync(new URL('camera-fit-390.png', OUT), png);
+  writeFileSync(new URL(shot, OUT), png);
   const img = decodePng(png);
   const bottom = Math.min(b.stage.bottom, b.ask?.top ?? b.stage.bottom) - 4;
   // the strip along the stage's right edge: no label or node pixel
   let inStrip = 0;
   for (let x = Math.floor(b.stage.right) - 8; x < Math.floor(b.stage.right); x++) for (let y = Math.ceil(b.stage.top); y < bottom; y++) if (dark(img, x, y)) inStrip++;
   assert.equal(inStrip, 0, 'nothing is cut at the right edge');
+  if (!longLabels) return;
   // the labels are drawn: dark text pixels right of the rightmost discs, ending before the edge
   const rightmostDisc = Math.max(...b.discs.map((d) => d.right));
   let textRight = -1;
   for (let y = Math.ceil(b.stage.top); y < bottom; y++) for (let x = Math.ceil(rightmostDisc) + 2; x < Math.floor(b.stage.right); x++) if (dark(img, x, y)) textRight = Math.max(textRight, x);
   assert.ok(textRight > rightmostDisc + 50, `the long labels are drawn right of the rightmost nodes (text ends at ${textRight} px, discs at ${rightmostDisc.toFixed(0)} px)`);
   assert.ok(textRight < b.stage.right - 8, 'and end inside the stage');
+}
+
+test('390-px page: every node disc right of the menu and inside the stage; the long labels at the right edge drawn whole', { skip, timeout: 90_000 }, async () => {
+  const page = await env.open(await env.session('fit-reader', networkId));
+  await page.waitForTimeout(300); // the fit runs on the frame after ready
+  await assertFitted(page, 'camera-fit-390.png', true);
+  await page.close();
+});
+
+test('after a layout the drawing is fitted again, labels included, while nobody moved the camera', { skip, timeout: 90_000 }, async () => {
+  const page = await env.open(await env.session('fit-reader', networkId));
+  await page.waitForTimeout(300);
+  const f = viewerFrame(page);
+  await f.locator('.nl-menu-item[data-item="layout"]').click();
+  await f.locator('.nl-panel[data-item="layout"]:not([hidden]) [data-action="plot"]').waitFor();
+  // Plot nodes on the name axis: the grid becomes one long row, its last node's label at the right end
+  await f.locator('.nl-panel[data-item="layout"] [data-action="plot"]').click();
+  await f.locator('.nl-panel[data-item="layout"] [data-layout-status="stopped"][data-layout-outcome="converged"]').waitFor();
+  await f.locator('.nl-menu-item[data-item="layout"]').click(); // closes the panel
+  await page.waitForTimeout(300);
+  await assertFitted(page, 'camera-fit-390-after-layout.png', false);
+  // and it uses the stage: the discs span most of the width right of the menu (not the earlier drawing's zoom)
+  const b = await boxes(page);
+  const span = Math.max(...b.discs.map((d) => d.right)) - Math.min(...b.discs.map((d) => d.left));
+  assert.ok(span >= 0.6 * (b.stage.right - b.menu.right), `the drawing spans ${span.toFixed(0)} of ${(b.stage.right - b.menu.right).toFixed(0)} px`);
+  await page.close();
+});
+
+test('after a person moved the camera, a layout keeps their camera', { skip, timeout: 90_000 }, async () => {
+  const page = await env.open(await env.session('fit-reader', networkId));
+  await page.waitForTimeout(300);
+  const f = viewerFrame(page);
+  const camera = () => f.evaluate(() => (window as unknown as { netloomInspect: Inspect }).netloomInspect.camera());
+  const fitted = await camera();
+  // a person zooms with the wheel over the stage
+  const stage = (await f.locator('.nl-stage').boundingBox())!;
+  await page.mouse.move(stage.x + stage.width * 0.7, stage.y + stage.height / 2);
+  await page.mouse.wheel(0, -300);
+  await page.waitForTimeout(600);
+  const moved = await camera();
+  assert.notDeepEqual(moved, fitted, 'the wheel moved the camera');
+  await f.locator('.nl-menu-item[data-item="layout"]').click();
+  await f.locator('.nl-panel[data-item="layout"]:not([hidden]) [data-action="plot"]').click();
+  await f.locator('.nl-panel[data-item="layout"] [data-layout-status="stopped"][data-layout-outcome="converged"]').waitFor();
+  await page.waitForTimeout(300);
+  assert.deepEqual(await camera(), moved, 'the camera is where the person left it');
   await page.close();
 });

@@ -64,6 +64,9 @@ export class LayoutRunner {
   state: LayoutState = { kind: null, running: false, iterations: 0, outcome: null, ms: 0 };
   /** After every batch and when a run ends. */
   onProgress: (state: LayoutState) => void = () => undefined;
+  /** Once when a layout has ended (for "Distribute nodes", after its last round). */
+  onEnded: (state: LayoutState) => void = () => undefined;
+  #distributing = false;
 
   constructor(opts: { graph: MultiGraph; renderer: Sigma; model: NetworkModel; workerUrl: string | URL }) {
     this.#graph = opts.graph;
@@ -162,6 +165,7 @@ export class LayoutRunner {
         this.#worker = null;
         this.state = { ...this.state, running: false, outcome, ms: performance.now() - t0 };
         this.onProgress(this.state);
+        if (!this.#distributing) this.onEnded(this.state);
         resolve(outcome);
       };
     });
@@ -205,6 +209,16 @@ export class LayoutRunner {
    * oscillate short of its goal in a crowded spot, which wider discs get past.
    */
   async distribute(): Promise<LayoutOutcome> {
+    this.#distributing = true;
+    try {
+      return await this.#distribute();
+    } finally {
+      this.#distributing = false;
+      this.onEnded(this.state);
+    }
+  }
+
+  async #distribute(): Promise<LayoutOutcome> {
     let outcome: LayoutOutcome = 'converged';
     this.#renderer.refresh({});
     if (this.overlaps() === 0) {
