@@ -63,25 +63,21 @@ export function atDefaultCamera(renderer: Sigma): boolean {
   return s.x === 0.5 && s.y === 0.5 && s.ratio === 1 && s.angle === 0;
 }
 
-/** Horizontal extent after zooming out by `f` about the viewport centre `c` (labels keep their pixel width). */
-function extentX(nodes: Placed[], c: number, f: number): [number, number] {
-  let left = Infinity, right = -Infinity;
+/**
+ * The drawing's box after zooming out by `f` about the viewport centre (cx, cy): discs shrink with the
+ * drawing, labels keep their pixel width (they reach right of their node).
+ */
+function extent(nodes: Placed[], cx: number, cy: number, f: number): { l: number; r: number; t: number; b: number } {
+  let l = Infinity, r = -Infinity, t = Infinity, b = -Infinity;
   for (const n of nodes) {
-    const x = c + (n.x - c) / f;
-    left = Math.min(left, x - n.r);
-    right = Math.max(right, x + n.reach);
+    const x = cx + (n.x - cx) / f;
+    const y = cy + (n.y - cy) / f;
+    l = Math.min(l, x - n.r);
+    r = Math.max(r, x + n.reach);
+    t = Math.min(t, y - n.r);
+    b = Math.max(b, y + n.r);
   }
-  return [left, right];
-}
-
-function extentY(nodes: Placed[], c: number, f: number): [number, number] {
-  let top = Infinity, bottom = -Infinity;
-  for (const n of nodes) {
-    const y = c + (n.y - c) / f;
-    top = Math.min(top, y - n.r);
-    bottom = Math.max(bottom, y + n.r);
-  }
-  return [top, bottom];
+  return { l, r, t, b };
 }
 
 /**
@@ -94,13 +90,11 @@ export function labelFit(nodes: Placed[], width: number, height: number): { zoom
   if (nodes.length === 0 || width <= 2 * FIT_MARGIN || height <= 2 * FIT_MARGIN) return null;
   const cx = width / 2, cy = height / 2;
   const availW = width - 2 * FIT_MARGIN, availH = height - 2 * FIT_MARGIN;
-  const [l0, r0] = extentX(nodes, cx, 1);
-  const [t0, b0] = extentY(nodes, cy, 1);
-  if (l0 >= FIT_MARGIN - 0.5 && r0 <= width - FIT_MARGIN + 0.5 && t0 >= FIT_MARGIN - 0.5 && b0 <= height - FIT_MARGIN + 0.5) return null;
+  const e0 = extent(nodes, cx, cy, 1);
+  if (e0.l >= FIT_MARGIN - 0.5 && e0.r <= width - FIT_MARGIN + 0.5 && e0.t >= FIT_MARGIN - 0.5 && e0.b <= height - FIT_MARGIN + 0.5) return null;
   const fits = (f: number) => {
-    const [l, r] = extentX(nodes, cx, f);
-    const [t, b] = extentY(nodes, cy, f);
-    return r - l <= availW && b - t <= availH;
+    const e = extent(nodes, cx, cy, f);
+    return e.r - e.l <= availW && e.b - e.t <= availH;
   };
   const xs = nodes.map((n) => n.x);
   const span = Math.max(...xs) - Math.min(...xs);
@@ -118,9 +112,8 @@ export function labelFit(nodes: Placed[], width: number, height: number): { zoom
       f = hi;
     }
   }
-  const [l, r] = extentX(nodes, cx, f);
-  const [t, b] = extentY(nodes, cy, f);
-  return { zoomOut: f, dx: (FIT_MARGIN + width - FIT_MARGIN) / 2 - (l + r) / 2, dy: (FIT_MARGIN + height - FIT_MARGIN) / 2 - (t + b) / 2 };
+  const e = extent(nodes, cx, cy, f);
+  return { zoomOut: f, dx: (FIT_MARGIN + width - FIT_MARGIN) / 2 - (e.l + e.r) / 2, dy: (FIT_MARGIN + height - FIT_MARGIN) / 2 - (e.t + e.b) / 2 };
 }
 
 /** Moves the camera (no animation) so that the drawing, labels included, fits the stage. Returns whether it moved. */

@@ -5,6 +5,7 @@
  * JSON body is valid against that schema (JSON Schema 2020-12, `components.schemas` by reference).
  * `missing()` lists the document's operations no call exercised.
  */
+import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
@@ -134,5 +135,21 @@ export class ContractChecker {
       }
     }
     return answer;
+  }
+
+  /**
+   * Ends a scenario: fails listing every call that got another status than the scenario expected, every
+   * answer that differs from the document and every operation not exercised; else returns a summary line.
+   */
+  report(unexpected: readonly string[], name: string): string {
+    const missing = this.missing();
+    const problems = [
+      unexpected.length ? `${unexpected.length} calls answered another status than the scenario expects:\n${unexpected.join('\n')}` : '',
+      this.mismatches.length ? `${this.mismatches.length} answers differ from the document:\n${this.mismatches.join('\n')}` : '',
+      missing.length ? `${missing.length} operations of the document were not exercised:\n${missing.join('\n')}` : '',
+    ].filter(Boolean);
+    if (problems.length) assert.fail(problems.join('\n\n'));
+    const statuses = [...this.exercised.values()].reduce((n, s) => n + s.size, 0);
+    return `${name}: ${this.operations().length} operations, ${statuses} (operation, status) pairs checked, 0 mismatches`;
   }
 }
