@@ -8,6 +8,8 @@ import type { TSchema } from 'typebox';
 import { ProblemItemSchema, ProblemSchema } from './problem.ts';
 import { EMBED_SCHEMAS } from './embed.ts';
 import { METRIC_SCHEMAS } from './metric.ts';
+import { ANALYSIS_SCHEMAS } from './analysis.ts';
+import { reportMetrics } from '@netloom/engine';
 import { JOB_SCHEMAS } from './jobs.ts';
 import { VIEWER_JOB_SCHEMAS } from './viewer-jobs.ts';
 import { CONSOLE_SCHEMAS } from './console.ts';
@@ -28,6 +30,9 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkWithJSONSchema,
   DeletedSchema,
   ...METRIC_SCHEMAS,
+  ...ANALYSIS_SCHEMAS,
+  // the answers of report metrics (engine registry: each names its wire schema)
+  ...reportMetrics.map((m) => m.response),
   ...EMBED_SCHEMAS,
   ...JOB_SCHEMAS,
   ...VIEWER_JOB_SCHEMAS,
