@@ -20,6 +20,7 @@ import { CONSOLE_SCHEMAS } from './console.ts';
 import { WEB_SCHEMAS } from './web.ts';
 import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
 import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
+import { PEOPLE_SCHEMAS } from './people.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export * from './ref.ts';
@@ -34,6 +35,7 @@ export * from './console.ts';
 export * from './web.ts';
 export * from './web-networks.ts';
 export * from './web-jobs.ts';
+export * from './people.ts';
 export * from './formats.ts';
 export * from './permissions.ts';
 export * from './paths.ts';
@@ -57,4 +59,5 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ...WEB_NETWORK_SCHEMAS,
   ...WEB_JOB_SCHEMAS,
   ...CONSOLE_SCHEMAS,
+  ...PEOPLE_SCHEMAS,
 ];
