@@ -33,6 +33,7 @@
  * No NetworkX function: packages/engine/test/oracle/groups.py is the reference the tests compare with.
  */
 import { Type } from 'typebox';
+import { GroupReportSchema } from '@netloom/protocol/http';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
@@ -63,41 +64,6 @@ export interface GroupsParams {
   metricEdgeWeights?: boolean | string;
   minGroupSize: number;
 }
-
-const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
-
-export const GroupRowSchema = Type.Object(
-  {
-    value: Type.String({ description: 'The attribute value, `(no value)` or `Other (< k)`.' }),
-    size: Type.Integer({ description: 'Members.' }),
-    internal: Type.Number({ description: 'Ties with both ends in the group (sum of weights with `metricEdgeWeights`).' }),
-    external: Type.Number({ description: 'Ties with exactly one end in the group.' }),
-    density: NullableNumber('internal ÷ possible ties within the group; null for a group of one.'),
-    ei: NullableNumber('(external − internal) ÷ (external + internal) (Krackhardt & Stern); null when the group has no ties.'),
-  },
-  { additionalProperties: false },
-);
-
-export const GroupReportSchema = Type.Object(
-  {
-    attribute: Type.String(),
-    groups: Type.Array(GroupRowSchema),
-    matrix: Type.Object(
-      {
-        values: Type.Array(Type.String(), { description: 'Group values, in the order of `groups`: rows and columns of the matrices.' }),
-        counts: Type.Array(Type.Array(Type.Number()), { description: 'counts[a][b] = ties from group a to group b (undirected: symmetric; the diagonal holds internal ties).' }),
-        densities: Type.Array(Type.Array(Type.Union([Type.Number(), Type.Null()])), { description: 'counts ÷ possible ties (n_a·n_b; within-group pairs on the diagonal); null when none are possible.' }),
-      },
-      { additionalProperties: false },
-    ),
-    ei: NullableNumber('Whole-network E-I index: (Σ external − Σ internal) ÷ all ties; null without ties.'),
-    suppressed: Type.Integer({ description: 'Nodes in groups below `minGroupSize` (merged into `Other (< k)`).' }),
-    directed: Type.Boolean({ description: 'Whether ties (and the matrix) are directed.' }),
-    ties: Type.Number({ description: 'All ties (sum of weights with `metricEdgeWeights`), each counted once.' }),
-    meta: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Provenance (as every metric answer).' })),
-  },
-  { $id: 'GroupReport', additionalProperties: false, description: 'Group report (docs/metrics.md "groups").' },
-);
 
 export interface GroupRow {
   value: string;

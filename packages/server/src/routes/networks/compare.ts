@@ -7,9 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/credentials/principal.ts';
 import { compareStoredNetworks, type CompareRequest } from '../../domain/network-compare.ts';
-import { NetworkCompareBody, NetworkCompareSchema } from '../../schemas/analysis.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
+import { NetworkCompareBody, NetworkCompareSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { metricRunDeps, withDisconnect } from '../metrics/index.ts';
 
 function me(request: FastifyRequest): Principal {

@@ -1,12 +1,47 @@
 /**
- * Wire schemas of network compare (docs/spec/decisions.md §11 "Compare"; docs/api/analysis.md). The group
- * report's answer is the engine registry's `GroupReport` (packages/engine/src/metrics/groups.ts), which
- * this answer's `groups[].a` / `.b` rows repeat.
+ * Wire schemas of organizational network analysis (docs/spec/decisions.md §11; docs/api/analysis.md): the
+ * group report's answer (`GroupReport`, the response of the engine registry's `groups` report, defined in
+ * packages/engine/src/metrics/groups.ts) and network compare's body and answer.
  */
 import { Type } from 'typebox';
-import { GroupRowSchema } from '@netloom/engine/metrics/groups.ts';
 
 const NullableNumber = (description?: string) => Type.Union([Type.Number(), Type.Null()], description ? { description } : {});
+
+
+export const GroupRowSchema = Type.Object(
+  {
+    value: Type.String({ description: 'The attribute value, `(no value)` or `Other (< k)`.' }),
+    size: Type.Integer({ description: 'Members.' }),
+    internal: Type.Number({ description: 'Ties with both ends in the group (sum of weights with `metricEdgeWeights`).' }),
+    external: Type.Number({ description: 'Ties with exactly one end in the group.' }),
+    density: NullableNumber('internal ÷ possible ties within the group; null for a group of one.'),
+    ei: NullableNumber('(external − internal) ÷ (external + internal) (Krackhardt & Stern); null when the group has no ties.'),
+  },
+  { additionalProperties: false },
+);
+
+export const GroupReportSchema = Type.Object(
+  {
+    attribute: Type.String(),
+    groups: Type.Array(GroupRowSchema),
+    matrix: Type.Object(
+      {
+        values: Type.Array(Type.String(), { description: 'Group values, in the order of `groups`: rows and columns of the matrices.' }),
+        counts: Type.Array(Type.Array(Type.Number()), { description: 'counts[a][b] = ties from group a to group b (undirected: symmetric; the diagonal holds internal ties).' }),
+        densities: Type.Array(Type.Array(Type.Union([Type.Number(), Type.Null()])), { description: 'counts ÷ possible ties (n_a·n_b; within-group pairs on the diagonal); null when none are possible.' }),
+      },
+      { additionalProperties: false },
+    ),
+    ei: NullableNumber('Whole-network E-I index: (Σ external − Σ internal) ÷ all ties; null without ties.'),
+    suppressed: Type.Integer({ description: 'Nodes in groups below `minGroupSize` (merged into `Other (< k)`).' }),
+    directed: Type.Boolean({ description: 'Whether ties (and the matrix) are directed.' }),
+    ties: Type.Number({ description: 'All ties (sum of weights with `metricEdgeWeights`), each counted once.' }),
+    meta: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Provenance (as every metric answer).' })),
+  },
+  { $id: 'GroupReport', additionalProperties: false, description: 'Group report (docs/metrics.md "groups").' },
+);
+
+
 
 export const NetworkCompareBody = Type.Object(
   {
@@ -67,4 +102,4 @@ export const NetworkCompareSchema = Type.Object(
   { $id: 'NetworkCompare', additionalProperties: false, description: 'What changed from network a to network b.' },
 );
 
-export const ANALYSIS_SCHEMAS = [NetworkCompareBody, NetworkCompareSchema] as const;
+export const ANALYSIS_SCHEMAS = [GroupReportSchema, NetworkCompareBody, NetworkCompareSchema] as const;
