@@ -20,9 +20,7 @@ import { checkedByDomain } from '../http/route-contract.ts';
 import { HttpProblem } from '../http/error-codes.ts';
 import { DomainError } from '../domain/errors.ts';
 import { openLink, openLinkEnter, respondentClear, respondentRoster, respondentSave, respondentSubmit, respondentView, type Opened } from '../domain/surveys/respondent.ts';
-import { problemResponses } from '../schemas/problem.ts';
-import { ref } from '../schemas/ref.ts';
-import { AnswerBody, AnswerSavedSchema, OpenLinkResultSchema, RespondentRosterSchema, RespondentViewSchema, SubmittedSchema } from '../schemas/surveys.ts';
+import { AnswerBody, AnswerSavedSchema, OpenLinkResultSchema, problemResponses, ref, RespondentRosterSchema, RespondentViewSchema, SubmittedSchema } from '@netloom/protocol/http';
 
 const Token = Type.Object({ token: Type.String({ maxLength: 128, description: 'The link token of `/s/<token>`.' }) });
 const TokenQuestion = Type.Object({ token: Type.String({ maxLength: 128 }), questionId: Type.String({ maxLength: 64 }) });

@@ -21,10 +21,10 @@ import { changeLink, linksFile, listLinks } from '../domain/surveys/distribution
 import { listDeliveryStates } from '../domain/surveys/mailer.ts';
 import { deleteResponse, enterResponse, listResponses, tracking } from '../domain/surveys/responses.ts';
 import { copySurvey, createSurvey, deleteSurvey, getSurveyResource, listSurveys, updateSurvey } from '../domain/surveys/surveys.ts';
-import { DeletedSchema } from '../schemas/network.ts';
-import { problemResponses } from '../schemas/problem.ts';
-import { ref } from '../schemas/ref.ts';
 import {
+  DeletedSchema,
+  problemResponses,
+  ref,
   DeliveriesSchema,
   ResponseBody,
   ResponseDeletedSchema,
@@ -39,7 +39,7 @@ import {
   SurveyShareBody,
   SurveySharesSchema,
   TrackingSchema,
-} from '../schemas/surveys.ts';
+} from '@netloom/protocol/http';
 
 function dirOf(request: FastifyRequest): Directory {
   if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');

@@ -1,7 +1,7 @@
 /**
  * Wire shapes of surveys, responses, tracking, links and the respondent API (docs/spec/decisions.md §9;
- * docs/api/people-and-surveys.md). Survey and answer bodies are checked by domain/surveys (every
- * problem with its JSON pointer); these schemas document them and the answers.
+ * docs/api/people-and-surveys.md). Survey and answer bodies are checked by the server's domain/surveys
+ * (every problem with its JSON pointer); these schemas document them and the answers.
  */
 import { Type } from 'typebox';
 import { ref } from './ref.ts';
