@@ -5,7 +5,7 @@
  * messages of docs/embedding-api.md); these schemas describe them for the document and for clients.
  */
 import { Type } from 'typebox';
-import { CHAT_ACCESS, HEADERS, MENU_ITEMS, ORG_PERMISSIONS, PERMISSIONS } from '../domain/embed-rules.ts';
+import { CHAT_ACCESS, HEADERS, MENU_ITEMS, ORG_PERMISSIONS, PERMISSIONS } from '../domain/embedding/rules.ts';
 import { ref } from './ref.ts';
 import { LIMITS } from '@netloom/protocol';
 

@@ -10,8 +10,8 @@ import { ChatSettingsBodySchema, ChatSettingsSchema, PresetQuestionsBodySchema, 
 import { problemResponses } from '../../schemas/problem.ts';
 import { ref } from '../../schemas/ref.ts';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embed-chat-settings.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embedding/chat-settings.ts';
 import { orgCredential } from './context.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;

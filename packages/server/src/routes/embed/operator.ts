@@ -9,13 +9,13 @@ import { OperatorEmbeddingBodySchema, OperatorEmbeddingSchema } from '../../sche
 import { problemResponses } from '../../schemas/problem.ts';
 import { ref } from '../../schemas/ref.ts';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { setEnablement, settingsView } from '../../domain/embed-settings.ts';
-import { requireOrganization } from '../../domain/identity.ts';
-import { secretsEqual } from '../../domain/embed-tokens.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { setEnablement, settingsView } from '../../domain/embedding/settings.ts';
+import { requireOrganization } from '../../domain/identity/users.ts';
+import { secretsEqual } from '../../domain/embedding/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { unauthenticated } from '../../http/auth.ts';
-import { checkRate } from '../../domain/embed-context.ts';
+import { checkRate } from '../../domain/embedding/context.ts';
 
 const Params = Type.Object({ orgId: Type.String() });
 /** Operator token missing or wrong (401, failed attempts capped per address: 429); unknown organization or no operator token configured (404). */

@@ -11,9 +11,9 @@ import { EmbedViewSchema, OrganizationMembersSchema } from '../../schemas/embed.
 import { problemResponses } from '../../schemas/problem.ts';
 import { ref } from '../../schemas/ref.ts';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { membersForCredential } from '../../domain/organization-members.ts';
-import { viewsOfNetwork } from '../../domain/embed-views.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { membersForCredential } from '../../domain/organizations/members.ts';
+import { viewsOfNetwork } from '../../domain/embedding/views.ts';
 import { presentView } from '../../presenters/embed.ts';
 
 export function orgMemberRoutes(app: App, ctx: EmbedContext): void {
