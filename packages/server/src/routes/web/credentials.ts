@@ -11,18 +11,7 @@ import { SCOPE_RESOURCES, SCOPES } from '../../domain/identity/credentials/scope
 import { confirmPassword, type SignInDeps } from '../../domain/identity/sign-in.ts';
 import { createWebToken, listWebCredentials, revokeWebCredential } from '../../domain/identity/credentials/web.ts';
 import { requireWeb } from '../../http/web-session.ts';
-import {
-  cookieSecurity,
-  CreateCredentialBody,
-  CreatedCredentialSchema,
-  CredentialIdParams,
-  RevokedCredentialSchema,
-  ScopeListSchema,
-  WebCredentialListSchema,
-  WebTag,
-  webProblems,
-} from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
+import { cookieSecurity, CreateCredentialBody, CreatedCredentialSchema, CredentialIdParams, RevokedCredentialSchema, ScopeListSchema, WebCredentialListSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 
 export function webCredentialRoutes(app: App, deps: SignInDeps): void {
   const db = app.database.db;
