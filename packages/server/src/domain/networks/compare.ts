@@ -10,9 +10,9 @@
  */
 import { checkCompareMetrics, type CompareParams } from '@netloom/engine/compare/compare.ts';
 import { EngineError, getMetric } from '@netloom/engine';
-import { DomainError } from './errors.ts';
-import type { Principal } from './credentials/principal.ts';
-import { checkMetricPlan, loadStoredNetwork, MetricCancelled, requireScopeOf, type MetricRunDeps, type RunOptions } from './metric-runs.ts';
+import { DomainError } from '../errors.ts';
+import type { Principal } from '../identity/credentials/principal.ts';
+import { checkMetricPlan, loadStoredNetwork, MetricCancelled, requireScopeOf, type MetricRunDeps, type RunOptions } from '../metrics/runs.ts';
 
 export interface CompareRequest extends CompareParams {
   a: string;
