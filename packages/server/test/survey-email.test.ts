@@ -10,8 +10,8 @@ import { SMTPServer } from 'smtp-server';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createOrganization, createUser } from '../src/domain/identity.ts';
-import { createToken } from '../src/domain/credentials/tokens.ts';
+import { createOrganization, createUser } from '../src/domain/identity/users.ts';
+import { createToken } from '../src/domain/identity/credentials/tokens.ts';
 import { openTestDatabase, TEST_DIALECTS, type TestDatabase } from './helpers/db.ts';
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
