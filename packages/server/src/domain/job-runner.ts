@@ -226,7 +226,7 @@ export class JobRunner {
   private async reconcile(queue: RedisJobQueue, now: number): Promise<void> {
     const rows = await claimableRows(this.opts.db, now, MAX_CLAIMS, 200);
     try {
-      for (const r of rows) await queue.add({ rowId: r.id, phase: r.phase === 'merge' ? 'merge' : 'run' });
+      for (const r of rows) await queue.add({ rowId: r.id, phase: r.phase === 'merge' ? 'merge' : 'run' }, r.rank);
     } catch (err) {
       this.opts.log?.warn({ err: String(err), workerId: this.workerId }, 'job queue: Redis unreachable; queued rows are added again when it answers');
     }
@@ -402,7 +402,8 @@ export class JobRunner {
       const r = await this.compute(metric, input.task(items[i].params), row, signal, false, (d, t) => setProgress((i + d / t) / items.length));
       if (r.kind === 'deferred' || !r.response) throw new Error('unexpected metric reply');
       const answer = JSON.parse(Buffer.from(r.response).toString('utf8')) as number | { values: Record<string, Record<string, number | string>>; meta: Record<string, unknown> };
-      if (typeof answer === 'number') results.push({ metric: metric.id, value: answer });
+      // a number (network metric) or a report object: its result is the answer as is
+      if (typeof answer === 'number' || metric.kind === 'report') results.push({ metric: metric.id, value: answer });
       else if (input.stored) {
         nodeValues.push({ metric, values: answer.values });
         results.push({ metric: metric.id, attributes: Object.keys(answer.values), meta: answer.meta });
