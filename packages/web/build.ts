@@ -21,9 +21,9 @@ export interface WebManifest {
   preload: string[];
 }
 
-function entryFiles(meta: Metafile, outdir: string): WebManifest {
+function entryFiles(meta: Metafile, outdir: string, entry = 'src/main.tsx'): WebManifest {
   const toUrl = (p: string) => '/assets/' + relative(outdir, p).split('\\').join('/');
-  const [jsOut, info] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint?.endsWith('src/main.tsx')) ?? [];
+  const [jsOut, info] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint?.endsWith(entry)) ?? [];
   if (!jsOut || !info) throw new Error('web build: no entry output');
   if (!info.cssBundle) throw new Error('web build: no CSS bundle');
   const preload = info.imports.filter((i) => i.kind === 'import-statement' && i.path.endsWith('.js')).map((i) => toUrl(i.path));
@@ -51,12 +51,37 @@ ${m.preload.map((p) => `<link rel="modulepreload" href="${p}">`).join('\n')}
 `;
 }
 
+/** The respondent page: no app shell, never indexed, and the link token never sent on as a referrer. */
+function respondentHtml(m: WebManifest): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<title>Survey</title>
+<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(FAVICON)}">
+<link rel="stylesheet" href="${m.css}">
+${m.preload.map((p) => `<link rel="modulepreload" href="${p}">`).join('\n')}
+<script type="module" src="${m.js}"></script>
+</head>
+<body>
+<div id="root"></div>
+<noscript>This survey needs JavaScript.</noscript>
+</body>
+</html>
+`;
+}
+
 export async function buildWeb(opts: { minify?: boolean } = {}): Promise<string> {
   const outdir = join(WEB_DIST, 'assets');
   rmSync(WEB_DIST, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   const result = await build({
-    entryPoints: [join(here, 'src/main.tsx')],
+    // The app, and the respondent pages (/s/<token>): a small bundle of their own without the app's session code.
+    entryPoints: { main: join(here, 'src/main.tsx'), respondent: join(here, 'src/respondent/main.tsx') },
     outdir,
     bundle: true,
     splitting: true,
@@ -77,6 +102,7 @@ export async function buildWeb(opts: { minify?: boolean } = {}): Promise<string>
   const manifest = entryFiles(result.metafile, outdir);
   writeFileSync(join(WEB_DIST, 'index.html'), indexHtml(manifest));
   writeFileSync(join(WEB_DIST, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  writeFileSync(join(WEB_DIST, 'respondent.html'), respondentHtml(entryFiles(result.metafile, outdir, 'src/respondent/main.tsx')));
   return `${basename(WEB_DIST)} (${manifest.js})`;
 }
 

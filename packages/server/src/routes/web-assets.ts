@@ -83,4 +83,28 @@ export async function webAssetRoutes(app: FastifyInstance): Promise<void> {
     return pageHeaders(reply).type('text/html; charset=utf-8').send(html);
   };
   for (const path of SERVER_APP_PATHS) app.get(path, open, index);
+
+  // The respondent pages (docs/spec/decisions.md §10.3): their own small bundle, never cached (the page
+  // belongs to one link), never framed, no referrer (the token is in the path), nothing from other sites.
+  const respondent = async (_request: unknown, reply: FastifyReply) => {
+    let html: string;
+    try {
+      html = await readFile(join(WEB_DIST, 'respondent.html'), 'utf8');
+    } catch {
+      throw new HttpProblem('UNAVAILABLE', 'the web application is not built; run `npm run build` (npm start does it)');
+    }
+    return pageHeaders(reply)
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', RESPONDENT_CSP)
+      .header('referrer-policy', 'no-referrer')
+      .header('x-robots-tag', 'noindex, nofollow')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  };
+  const token = { type: 'object', properties: { token: { type: 'string', maxLength: 128 } } } as const;
+  app.get('/s/:token', { ...open, schema: { hide: true, params: token } }, respondent);
+  app.get('/s/open/:token', { ...open, schema: { hide: true, params: token } }, respondent);
 }
+
+/** The respondent pages: only this service (its API and assets); photos from here or data: URLs. */
+export const RESPONDENT_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
