@@ -14,7 +14,7 @@ import { CONSOLE_SCHEMAS } from './console.ts';
 import { WEB_SCHEMAS } from './web.ts';
 import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
 import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
-import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
+import { Attributes, DeletedSchema, EdgeSchema, ImportedNetworkSchema, ImportWarningSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
   ProblemItemSchema,
@@ -26,6 +26,8 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkBody,
   NetworkResourceSchema,
   NetworkWithJSONSchema,
+  ImportWarningSchema,
+  ImportedNetworkSchema,
   DeletedSchema,
   ...METRIC_SCHEMAS,
   ...EMBED_SCHEMAS,

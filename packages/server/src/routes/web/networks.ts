@@ -14,7 +14,7 @@ import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, un
 import { requireWeb } from '../../http/web-session.ts';
 import { registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { DeletedSchema, NetworkIdParams, NetworkResourceSchema } from '../../schemas/network.ts';
+import { DeletedSchema, ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema } from '../../schemas/network.ts';
 import { ref } from '../../schemas/ref.ts';
 import { ExportQuery, fileResponse, ImportBody } from '../../schemas/network-files.ts';
 import { ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody } from '../../schemas/web-networks.ts';
@@ -103,7 +103,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
         description: 'As POST /api/v2/networks/import; answers 201. Every problem of the file is listed in `errors` with sheet/cell or file/line.',
         consumes: ['multipart/form-data'],
         body: ImportBody,
-        response: { 201: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 413, 415, 429) },
+        response: { 201: ref(ImportedNetworkSchema), ...webProblems(400, 401, 403, 413, 415, 429) },
       },
       validatorCompiler: () => () => true,
     },
