@@ -41,6 +41,7 @@ import { embedRoutes } from './routes/embed/index.ts';
 import { embedContextOf } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
 import { webRoutes } from './routes/web/index.ts';
+import { peopleRoutes } from './routes/people.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
@@ -232,6 +233,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerJobWorker(app);
   await app.register(metricRoutes, { prefix: '/api/v2' });
   await app.register(jobRoutes, { prefix: '/api/v2' });
+  await app.register(peopleRoutes, { prefix: '/api/v2' });
   // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
   const embedContext = embedContextOf(app);
   await app.register(embedRoutes, { ctx: embedContext });

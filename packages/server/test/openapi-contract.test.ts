@@ -238,6 +238,26 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('GET /api/v2/embed/audit', { ...as(orgToken), query: { limit: '5' } }), 200, 'audit');
   expect(await api.call('GET /api/v2/embed/audit', { ...as(orgToken), query: { limit: 'many' } }), 400, 'audit limit');
 
+  /* ---------------------------------------------------------------- people directory (§9) */
+  const field = expect(await api.call('POST /api/v2/customFields', { ...as(userToken), json: { key: 'team', label: 'Team', type: 'category', options: ['Sales', 'Eng'] } }), 201, 'add field');
+  expect(await api.call('POST /api/v2/customFields', { ...as(userToken), json: { key: 'team', label: 'Team', type: 'text' } }), 409, 'field key taken');
+  expect(await api.call('GET /api/v2/customFields', as(userToken)), 200, 'fields');
+  expect(await api.call('GET /api/v2/customFields/{id}', { ...as(userToken), params: { id: field.json._id } }), 200, 'field');
+  expect(await api.call('GET /api/v2/customFields/{id}', { ...as(strangerToken), params: { id: field.json._id } }), 404, 'field of another directory');
+  expect(await api.call('PUT /api/v2/customFields/{id}', { ...as(userToken), params: { id: field.json._id }, json: { sensitive: true } }), 200, 'change field');
+  const person = expect(await api.call('POST /api/v2/employees', { ...as(userToken), json: { employeeId: 'P1', name: 'Pat', email: 'pat@example.com', fields: { team: 'Eng' } } }), 201, 'add person');
+  expect(await api.call('POST /api/v2/employees', { ...as(userToken), json: { employeeId: 'P2', name: 'Pat', email: 'PAT@example.com' } }), 409, 'e-mail taken');
+  expect(await api.call('POST /api/v2/employees', { ...as(readOnly), json: { employeeId: 'P3', name: 'x' } }), 403, 'no employees scope');
+  expect(await api.call('GET /api/v2/employees', { ...as(userToken), query: { q: 'pat', limit: '10' } }), 200, 'people');
+  expect(await api.call('GET /api/v2/employees/{id}', { ...as(userToken), params: { id: person.json._id } }), 200, 'person');
+  expect(await api.call('PUT /api/v2/employees/{id}', { ...as(userToken), params: { id: person.json._id }, json: { employeeId: 'P1', name: 'Pat Doe', fields: { team: 'Sales' } } }), 200, 'replace person');
+  expect(await api.call('PUT /api/v2/employees', { ...as(userToken), json: { mode: 'merge', employees: [{ employeeId: 'P2', name: 'Quinn', managerId: 'P1' }] } }), 200, 'bulk upsert');
+  expect(await api.call('PUT /api/v2/employees', { ...as(userToken), json: { mode: 'merge', employees: [{ employeeId: 'P2' }] } }), 400, 'bulk upsert problems');
+  expect(await api.call('POST /api/v2/employees/import', { headers: { ...bearer(userToken), 'content-type': 'text/csv' }, query: { dryRun: 'true' }, body: 'EmployeeId,Name\r\nP9,Nine\r\n' }), 200, 'import');
+  expect(await api.call('POST /api/v2/employees/import', { headers: { ...bearer(userToken), 'content-type': 'text/csv' }, body: 'EmployeeId,Name,Shoe\r\nP9,Nine,42\r\n' }), 400, 'import problems');
+  expect(await api.call('GET /api/v2/employees/template', { ...as(userToken), query: { format: 'csv' } }), 200, 'template');
+  expect(await api.call('DELETE /api/v2/employees/{id}', { ...as(strangerToken), params: { id: person.json._id } }), 404, 'erase in another directory');
+
   /* ---------------------------------------------------------------- endings */
   expect(await api.call('DELETE /api/v2/embed/users/{externalId}/networks/{networkId}', { ...as(orgToken), params: { externalId: 'bob', networkId: netId } }), 200, 'remove grant');
   expect(await api.call('DELETE /api/v2/embed/users/{externalId}/networks/{networkId}', { ...as(orgToken), params: { externalId: 'nobody', networkId: netId } }), 404, 'remove grant of unknown');
@@ -249,6 +269,8 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('DELETE /api/v2/networks/{id}', { ...as(strangerToken), params: { id } }), 403, 'delete by a reader');
   expect(await api.call('DELETE /api/v2/networks/{id}', { ...as(userToken), params: { id: 'nope' } }), 404, 'delete unknown');
   expect(await api.call('DELETE /api/v2/networks/{id}', { ...as(userToken), params: { id } }), 200, 'delete');
+  expect(await api.call('DELETE /api/v2/employees/{id}', { ...as(userToken), params: { id: person.json._id } }), 200, 'erase a person');
+  expect(await api.call('DELETE /api/v2/customFields/{id}', { ...as(userToken), params: { id: field.json._id } }), 200, 'delete field');
 
   // 429: failed operator authentications are capped per address (100 per hour)
   let limited: Answer | undefined;

@@ -79,6 +79,16 @@ class LeaseLost extends Error {
   }
 }
 
+/**
+ * A fresh copy of the bytes, in a buffer of its own. Not `bytes.slice()`: the network text is a Node
+ * Buffer (gunzip's), whose `slice` is a view of the same memory — the pool transfers a task's buffer to
+ * its worker thread (pool.ts `transferable`, over 64 KiB), which detached the job's own copy, and the
+ * second metric of a batch on a stored network of ~400+ nodes failed ("detached ArrayBuffer").
+ */
+function freshCopy(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
+}
+
 /** A job's network, ready to hand to the pool (a fresh buffer per task: the pool may transfer it). */
 interface JobInput {
   task(params: Record<string, unknown>): TaskNetwork;
@@ -300,7 +310,7 @@ export class JobRunner {
       return {
         nodeCount: stored.net.node_count,
         stored: { id: row.network_id, version: stored.version, text },
-        task: (params) => ({ kind: 'stored', text: text.slice(), networkDirected: stored.directed, params }),
+        task: (params) => ({ kind: 'stored', text: freshCopy(text), networkDirected: stored.directed, params }),
       };
     }
     const source = row.input_gz ? row : await getJobRow(this.opts.db, row.parent_id ?? '');
@@ -308,9 +318,9 @@ export class JobRunner {
     const bytes = await gunzipBytes(source.input_gz);
     if (source.input_kind === 'network') {
       const directed = source.network_directed === 1;
-      return { nodeCount: source.node_count, stored: null, task: (params) => ({ kind: 'stored', text: bytes.slice(), networkDirected: directed, params }) };
+      return { nodeCount: source.node_count, stored: null, task: (params) => ({ kind: 'stored', text: freshCopy(bytes), networkDirected: directed, params }) };
     }
-    return { nodeCount: source.node_count, stored: null, task: () => ({ kind: 'body', body: bytes.slice() }) };
+    return { nodeCount: source.node_count, stored: null, task: () => ({ kind: 'body', body: freshCopy(bytes) }) };
   }
 
   /** How many shards a job of `metric` on `nodeCount` nodes is split into (1 = not split). */

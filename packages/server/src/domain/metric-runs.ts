@@ -222,10 +222,13 @@ export async function runPostedMetric(deps: MetricRunDeps, p: Principal, metric:
 /**
  * A metric on a stored network whose access the caller has already checked (embedded sessions: the
  * viewer's metric calls and its AI chat). Never written back; the answer is what a `networkJSON` call
- * answers (a bare number or `{ values, meta }`).
+ * answers (a bare number or `{ values, meta }`). The pool gets a copy of `network.text`: it transfers a
+ * task's buffer to the worker thread (detaching it here), and callers keep theirs — the chat's network
+ * cache, the viewer's write-back (a view of the same memory answered 500 "Unexpected end of JSON input"
+ * on networks over 64 KiB of JSON).
  */
 export async function runReadOnlyMetric(deps: MetricRunDeps, metric: AnyMetric, network: { text: Uint8Array; directed: boolean; nodeCount: number }, params: Record<string, unknown>, opts: RunOptions = {}): Promise<Uint8Array> {
-  const result = await computeMetric(deps, metric, { kind: 'stored', text: network.text, networkDirected: network.directed, params }, { ...opts, writeBack: false, nodeCount: network.nodeCount });
+  const result = await computeMetric(deps, metric, { kind: 'stored', text: new Uint8Array(network.text), networkDirected: network.directed, params }, { ...opts, writeBack: false, nodeCount: network.nodeCount });
   if (result.kind === 'deferred' || !result.response) throw new Error('unexpected metric reply');
   return result.response;
 }
@@ -270,7 +273,8 @@ export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, l
   }
   try {
     const stored = await loadStoredNetwork(deps.db, null, live.session.network_id);
-    const text = owner && live.explore?.access !== 'read' && metric.kind === 'node' ? stored.text.slice() : null;
+    // runReadOnlyMetric hands the pool a copy, so stored.text is still whole for the write-back
+    const text = owner && live.explore?.access !== 'read' && metric.kind === 'node' ? stored.text : null;
     const answer = await runReadOnlyMetric(deps, metric, { text: stored.text, directed: stored.directed, nodeCount: stored.net.node_count }, params, opts);
     // Owner mode with edit access: the node values are written to the stored network, as by the API.
     if (text) await writeValuesBack(deps.db, metric, stored, text, answer);

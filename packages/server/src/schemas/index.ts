@@ -14,6 +14,7 @@ import { CONSOLE_SCHEMAS } from './console.ts';
 import { WEB_SCHEMAS } from './web.ts';
 import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
 import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
+import { PEOPLE_SCHEMAS } from './people.ts';
 import { Attributes, DeletedSchema, EdgeSchema, ImportedNetworkSchema, ImportWarningSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
@@ -37,6 +38,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ...WEB_NETWORK_SCHEMAS,
   ...WEB_JOB_SCHEMAS,
   ...CONSOLE_SCHEMAS,
+  ...PEOPLE_SCHEMAS,
 ];
 
 export function registerNamedSchemas(app: FastifyInstance, schemas: readonly TSchema[] = NAMED_SCHEMAS): void {

@@ -396,6 +396,146 @@ export interface MetricJobsTable {
   write_back: Generated<number>;
 }
 
+/* ------------------------------------------------------- directory (0009, docs/spec/decisions.md §9) */
+
+/** `org:<organization id>` or `user:<user id>`: whose directory a row belongs to (domain/people/directory.ts). */
+export type DirectoryKey = string;
+export type CustomFieldType = 'text' | 'number' | 'date' | 'category';
+export type EmployeeStatus = 'active' | 'left';
+
+export interface CustomFieldsTable {
+  id: string;
+  dir: DirectoryKey;
+  /** 1–64 letters, digits, `_`, `-`; unique in the directory. */
+  key: string;
+  label: string;
+  type: CustomFieldType;
+  /** JSON string[] (category) or null. */
+  options: string | null;
+  sensitive: number;
+  created: string;
+  modified: string;
+}
+
+export interface EmployeesTable {
+  id: string;
+  dir: DirectoryKey;
+  /** The organization's own HR id; unique in the directory. */
+  employee_id: string;
+  name: string;
+  email: string | null;
+  /** Lower-cased e-mail: unique in the directory when present. */
+  email_lc: string | null;
+  manager_id: string | null;
+  photo_url: string | null;
+  /** JSON object { <custom field key>: String | Number }. */
+  fields: string;
+  status: EmployeeStatus;
+  created: string;
+  modified: string;
+}
+
+/* --------------------------------------------------------- surveys (0010, docs/spec/decisions.md §9) */
+
+export type SurveyStatus = 'draft' | 'collecting' | 'offline' | 'completed';
+export type SurveyPrivacy = 'identified' | 'confidential' | 'pseudonymised';
+export type ResponseStatus = 'notStarted' | 'inProgress' | 'submitted';
+
+export interface SurveysTable {
+  id: string;
+  dir: DirectoryKey;
+  owner_id: string;
+  name: string;
+  status: SurveyStatus;
+  privacy: SurveyPrivacy;
+  min_group_size: number;
+  intro: string;
+  /** JSON { text, required } or null. */
+  consent: string | null;
+  /** JSON selector `{ all: true } | { employeeIds } | { field, values }`. */
+  roster: string;
+  respondents: string;
+  /** JSON: the current questions (version `version`). */
+  questions: string;
+  /** Question version: 1 at creation; +1 on every change of the questions after launch. */
+  version: number;
+  /** JSON { opensAt?, closesAt?, reminders: { everyDays, max } }. */
+  schedule: string;
+  /** JSON { launch: { subject, body }, reminder: { subject, body } }. */
+  email: string;
+  wave: number;
+  previous_wave_id: string | null;
+  /** Generation of the open link (`/s/open/<token>`); null = no open link. */
+  open_link_gen: number | null;
+  open_link_hash: string | null;
+  /** JSON string[]: the employeeIds of the roster, fixed at launch (null before). */
+  roster_ids: string | null;
+  created: string;
+  modified: string;
+  launched_at: string | null;
+  closed_at: string | null;
+}
+
+/** The questions of every version a respondent may have answered (version 1 … surveys.version). */
+export interface SurveyVersionsTable {
+  survey_id: string;
+  version: number;
+  questions: string;
+  created: string;
+}
+
+export interface SurveySharesTable {
+  survey_id: string;
+  user_id: string;
+  permission: SharePermission;
+  created: string;
+}
+
+/** One row per respondent (created at launch): the link, the status of the response. */
+export interface SurveyRespondentsTable {
+  survey_id: string;
+  employee_id: string;
+  /** SHA-256 hex of the current link token; null when revoked. */
+  token_hash: string | null;
+  /** Link generation (a re-issue makes a new token; the old one stops working). */
+  token_gen: number;
+  /** Stable random code per survey (pseudonymised surveys show it instead of the employeeId). */
+  pseudonym: string;
+  status: ResponseStatus;
+  started_at: string | null;
+  submitted_at: string | null;
+  /** Last owner entry: `user:<id>` / `credential:<id>` (null when only the respondent answered). */
+  entered_by: string | null;
+  modified: string;
+}
+
+/** One saved answer per (survey, respondent, question): PUT per question is one atomic upsert. */
+export interface SurveyAnswersTable {
+  survey_id: string;
+  employee_id: string;
+  question_id: string;
+  /** JSON of the value as saved. */
+  value: string;
+  /** The question version answered. */
+  version: number;
+  saved_at: string;
+}
+
+export type DeliveryStatus = 'claimed' | 'sent' | 'failed';
+
+/** One e-mail per (survey, respondent, step): claimed atomically before sending, so it is sent once. */
+export interface SurveyDeliveriesTable {
+  survey_id: string;
+  employee_id: string;
+  /** `launch`, `reminder-1`, `reminder-2`, ... */
+  step: string;
+  status: DeliveryStatus;
+  claimed_by: string;
+  claimed_at: string;
+  sent_at: string | null;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -425,4 +565,12 @@ export interface Database {
   organization_settings: OrganizationSettingsTable;
   user_links: UserLinksTable;
   metric_jobs: MetricJobsTable;
+  custom_fields: CustomFieldsTable;
+  employees: EmployeesTable;
+  surveys: SurveysTable;
+  survey_versions: SurveyVersionsTable;
+  survey_shares: SurveySharesTable;
+  survey_respondents: SurveyRespondentsTable;
+  survey_answers: SurveyAnswersTable;
+  survey_deliveries: SurveyDeliveriesTable;
 }

@@ -16,6 +16,8 @@ import * as m0005 from './0005-web-app.ts';
 import * as m0006 from './0006-explore-sessions.ts';
 import * as m0007 from './0007-metric-jobs.ts';
 import * as m0008 from './0008-viewer-jobs.ts';
+import * as m0009 from './0009-directory.ts';
+import * as m0010 from './0010-surveys.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
@@ -26,6 +28,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0006-explore-sessions': m0006,
   '0007-metric-jobs': m0007,
   '0008-viewer-jobs': m0008,
+  '0009-directory': m0009,
+  '0010-surveys': m0010,
 });
 
 const provider: MigrationProvider = {
