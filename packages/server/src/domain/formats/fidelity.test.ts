@@ -120,6 +120,8 @@ test('XSD booleans true|false|1|0 (with whitespace) are Booleans; a bad <default
   assert.equal(err.errors?.[0].path, 'f.graphml line 4');
   const g = await read('gexf', gexf('<attributes class="node"><attribute id="0" title="ok" type="boolean"/></attributes><nodes><node id="a"><attvalues><attvalue for="0" value="1"/></attvalues></node></nodes>'));
   assert.deepEqual(g.networkJSON.nodes[0].attributes, { ok: 'true' });
+  const badGexf = gexf('<attributes class="node">\n<attribute id="0" title="ok" type="boolean"><default>maybe</default></attribute></attributes><nodes><node id="a"/></nodes>');
+  await refused('gexf', badGexf, /f\.gexf line 5: attribute "ok": "maybe" is not a boolean/);
 });
 
 test('a `label` key is the node label unless the file has `name`; GEXF export keeps the label apart from a `label` attribute', async () => {

@@ -9,8 +9,10 @@
  * gives x/y; `viz:size` and `viz:color` become the hidden attributes `_size` (Number) and `_color`
  * (`#rrggbb`); an edge's `weight` becomes the attribute `weight` and its `viz:color` `_color`. A node
  * label different from the id becomes the attribute `name` (the label in Netloom) unless a `name`
- * attribute is present. `defaultedgetype="undirected"` makes an undirected network. Ids follow
- * values.ts (canonical numbers become Numbers).
+ * attribute is present. `defaultedgetype="undirected"` makes an undirected network; an edge's own
+ * `type` (undirected, mutual) is honoured (builder.resolveDirection). Hierarchies flatten with the
+ * attribute `parent`. Ids follow values.ts (canonical numbers become Numbers). What is converted or
+ * dropped is a warning (docs/api/import-export.md, "Warnings").
  *
  * Writing is the reverse (GEXF 1.3): label = `name` ?? id, every attribute as an attvalue except the
  * ones that went into viz/weight, attribute types `double` when every value is a Number, else `string`.
@@ -40,6 +42,8 @@ function channel(v: string | undefined): number {
 
 interface AttrDef {
   id: string;
+  /** Offset of the <attribute> element (a bad <default> is reported there). */
+  at: number;
   name: string;
   type: 'number' | 'boolean' | 'string';
   default?: string;
@@ -121,7 +125,7 @@ export async function importGexf(file: UploadedFile, limits: ImportLimits): Prom
   const applyDefaults = (kind: 'node' | 'edge') => {
     for (const def of defs[kind].values()) {
       if (def.default !== undefined && attrs[def.name] === undefined) {
-        const v = convert(def, def.default, 0, def.name, kind);
+        const v = convert(def, def.default, def.at, def.name, kind);
         if (v !== undefined) attrs[def.name] = v;
       }
     }
@@ -259,7 +263,7 @@ export async function importGexf(file: UploadedFile, limits: ImportLimits): Prom
             break;
           }
           const t = (attr(a, 'type') ?? 'string').toLowerCase();
-          currentDef = { id, name: id === LABEL_ATTRIBUTE ? 'label' : (title ?? id), type: NUMERIC_TYPES.has(t) ? 'number' : t === 'boolean' ? 'boolean' : 'string' };
+          currentDef = { id, at, name: id === LABEL_ATTRIBUTE ? 'label' : (title ?? id), type: NUMERIC_TYPES.has(t) ? 'number' : t === 'boolean' ? 'boolean' : 'string' };
           defs[attrClass].set(id, currentDef);
           break;
         }

@@ -5,8 +5,12 @@
  * double → Number (a value that is not a number is a problem naming its line), boolean →
  * "true"/"false", string → String. Keys with id `x` and `y` on nodes (Gephi's convention) are the
  * position, the key with id `nl:image` the node image URL; yEd's `<y:Geometry x y>` gives a position
- * too. `edgedefault="undirected"` makes an undirected network. `<data>` holding markup (yEd graphics)
- * is not an attribute value and is skipped. Ids follow values.ts (canonical numbers become Numbers).
+ * too, `<y:NodeLabel>` the node label (`name`). `edgedefault="undirected"` makes an undirected network;
+ * an edge's own `directed` is honoured (builder.resolveDirection). Nested graphs flatten, each inner
+ * node with the attribute `parent`. A key named `label` is the node label unless one is named `name`.
+ * Hyperedges, ports and locators are refused with a 400 naming their line. `<data>` holding markup (yEd
+ * graphics) is not an attribute value and is skipped. Ids follow values.ts (canonical numbers become
+ * Numbers). What is converted or dropped is a warning (docs/api/import-export.md, "Warnings").
  *
  * Writing is the reverse: one key per attribute (`double` when every value is a Number, else
  * `string`), keys `x`/`y` for positions and `nl:image` for images.
