@@ -201,3 +201,29 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+test('a reader thread that needs more heap than NETLOOM_IMPORT_HEAP_MB ends as a 413, not a server out of memory', { timeout: 300_000 }, async () => {
+  const t = await testApp('sqlite', { NETLOOM_IMPORT_HEAP_MB: '32' });
+  try {
+    const owner = await t.user({ plan: 'enterprise' });
+    const token = await t.token(owner.id);
+    const rows = ['Source,Target,Weight'];
+    for (let i = 0; i < 600_000; i++) rows.push(`n${i},n${(i * 7919) % 600_000},${i % 13}`);
+    const path = join(dir, 'heap.csv');
+    writeFileSync(path, rows.join('\n'));
+    const form = new FormData();
+    form.append('file', await openAsBlob(path), 'heap.csv');
+    const r = new Response(form);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/networks/import', headers: { ...bearer(token), 'content-type': String(r.headers.get('content-type')) }, payload: Buffer.from(await r.arrayBuffer()) });
+    assert.equal(res.statusCode, 413, res.body);
+    assert.match(res.json().message, /needs more memory than an import may use \(32 MiB, NETLOOM_IMPORT_HEAP_MB\)/);
+    // the server goes on: a small import is read by a fresh worker
+    const small = new FormData();
+    small.append('file', new Blob(['Source,Target\na,b\n']), 'small.csv');
+    const s = new Response(small);
+    const ok = await t.app.inject({ method: 'POST', url: '/api/v2/networks/import', headers: { ...bearer(token), 'content-type': String(s.headers.get('content-type')) }, payload: Buffer.from(await s.arrayBuffer()) });
+    assert.equal(ok.statusCode, 200, ok.body);
+  } finally {
+    await t.close();
+  }
+});
