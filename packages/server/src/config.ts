@@ -114,10 +114,24 @@ export interface WebConfig {
   sessionMaxMs: number;
   /** NETLOOM_WEB_SIGNIN_WINDOW_MS: the window failed sign-ins are counted in (15 min). */
   signInWindowMs: number;
-  /** NETLOOM_WEB_SIGNIN_FAILURES_PER_ACCOUNT: failed sign-ins of one e-mail per window before 429 (10). */
+  /**
+   * NETLOOM_WEB_SIGNIN_FAILURES_PER_ACCOUNT: attempts (failed or in flight) for one e-mail *from one
+   * address* per window before 429 (10). Keyed by the address too, so nobody else can lock the owner out.
+   */
   signInFailuresPerAccount: number;
-  /** NETLOOM_WEB_SIGNIN_FAILURES_PER_IP: failed sign-ins from one address per window before 429 (50). */
+  /** NETLOOM_WEB_SIGNIN_FAILURES_PER_IP: attempts (failed or in flight) from one address per window, across accounts (50). */
   signInFailuresPerIp: number;
+  /**
+   * NETLOOM_WEB_SIGNIN_ACCOUNT_SLOWDOWN_AFTER: attempts for one e-mail per window (all addresses) after
+   * which addresses that never signed in to it get one evaluation per `signInAccountSlowdownMs` (30).
+   */
+  signInAccountSlowdownAfter: number;
+  /** NETLOOM_WEB_SIGNIN_ACCOUNT_SLOWDOWN_MS: the slowed account's one evaluation per this long (3 s). */
+  signInAccountSlowdownMs: number;
+  /** NETLOOM_PASSWORD_HASH_CONCURRENCY: scrypt hashes at once per process (2). */
+  passwordHashConcurrency: number;
+  /** NETLOOM_PASSWORD_HASH_QUEUE: scrypt hashes waiting at most; beyond, 429 at once (16). */
+  passwordHashQueue: number;
 }
 
 /** Hourly embedding limits of an organization (docs/spec/api.md Limits); the operator may override them per organization. */
@@ -270,6 +284,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       signInWindowMs: int(env, 'NETLOOM_WEB_SIGNIN_WINDOW_MS', 15 * 60_000, 1000),
       signInFailuresPerAccount: int(env, 'NETLOOM_WEB_SIGNIN_FAILURES_PER_ACCOUNT', 10, 1),
       signInFailuresPerIp: int(env, 'NETLOOM_WEB_SIGNIN_FAILURES_PER_IP', 50, 1),
+      signInAccountSlowdownAfter: int(env, 'NETLOOM_WEB_SIGNIN_ACCOUNT_SLOWDOWN_AFTER', 30, 1),
+      signInAccountSlowdownMs: int(env, 'NETLOOM_WEB_SIGNIN_ACCOUNT_SLOWDOWN_MS', 3_000, 1),
+      passwordHashConcurrency: int(env, 'NETLOOM_PASSWORD_HASH_CONCURRENCY', 2, 1),
+      passwordHashQueue: int(env, 'NETLOOM_PASSWORD_HASH_QUEUE', 16, 0),
     },
     jobs: {
       apiWorkers: int(env, 'NETLOOM_WORKERS', 1, 0),

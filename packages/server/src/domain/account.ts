@@ -14,8 +14,7 @@ import { updateUser, type UserRecord } from '../store/users.ts';
 import { DomainError } from './errors.ts';
 import { isOrgAdmin } from './identity.ts';
 import { effectivePlan } from './network-ownership.ts';
-import { hashPassword } from './passwords.ts';
-import { confirmPassword, type SignInDeps } from './sign-in.ts';
+import { confirmPassword, hashNewPassword, type SignInDeps } from './sign-in.ts';
 import { checkNewPassword } from './user-links.ts';
 import { endWebSessionsOfUser } from './web-sessions.ts';
 
@@ -43,7 +42,7 @@ export async function changePassword(
 ): Promise<{ endedSessions: number }> {
   checkNewPassword(input.newPassword, 'newPassword');
   await confirmPassword(deps, user, input.currentPassword, ctx.ip, 'currentPassword');
-  const hash = await hashPassword(input.newPassword);
+  const hash = await hashNewPassword(deps, input.newPassword);
   return inTransaction(deps.db, async (trx) => {
     await updateUser(trx, user.id, { password_hash: hash });
     return { endedSessions: await endWebSessionsOfUser(trx, user.id, ctx.keepSessionId) };

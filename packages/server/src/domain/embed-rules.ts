@@ -6,10 +6,12 @@
 import type { EmbedLimits } from '../config.ts';
 import type { EmbedOrgPermission, SharePermission } from '../store/schema.ts';
 import { CHAT_ACCESS, HEADERS, MENU_ITEMS, type MenuItem } from '@netloom/protocol';
+import { ORG_PERMISSIONS as HTTP_ORG_PERMISSIONS, PERMISSIONS as HTTP_PERMISSIONS } from '@netloom/protocol/http';
 import { DomainError, invalidArgs, type DomainErrorItem } from './errors.ts';
 
-export const ORG_PERMISSIONS: readonly EmbedOrgPermission[] = ['Access-only', 'Simplified Access-only', 'Standard User'];
-export const PERMISSIONS: readonly SharePermission[] = ['View', 'Edit'];
+// The permission levels are wire data of the HTTP contract (@netloom/protocol/http); the store's types must accept them.
+export const ORG_PERMISSIONS: readonly EmbedOrgPermission[] = HTTP_ORG_PERMISSIONS;
+export const PERMISSIONS: readonly SharePermission[] = HTTP_PERMISSIONS;
 // The menu items, header options and chat access levels are the viewer's contract (@netloom/protocol).
 export { CHAT_ACCESS, HEADERS, MENU_ITEMS, type MenuItem };
 

@@ -226,7 +226,7 @@ export class JobRunner {
   private async reconcile(queue: RedisJobQueue, now: number): Promise<void> {
     const rows = await claimableRows(this.opts.db, now, MAX_CLAIMS, 200);
     try {
-      for (const r of rows) await queue.add({ rowId: r.id, phase: r.phase === 'merge' ? 'merge' : 'run' });
+      for (const r of rows) await queue.add({ rowId: r.id, phase: r.phase === 'merge' ? 'merge' : 'run' }, r.rank);
     } catch (err) {
       this.opts.log?.warn({ err: String(err), workerId: this.workerId }, 'job queue: Redis unreachable; queued rows are added again when it answers');
     }

@@ -15,7 +15,7 @@ import { getMetric, type AnyMetric } from '@netloom/engine';
 import { parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../store/schema.ts';
-import { countActiveJobs, deleteUnqueuedJob, endJob, getOwnedJob, insertJob, listOwnedJobs, listShards, type JobRow, type LightJobRow } from '../store/metric-jobs.ts';
+import { deleteUnqueuedJob, endJob, getOwnedJob, insertJobWithinCaps, listOwnedJobs, listShards, type JobRow, type LightJobRow, type NewJobRow } from '../store/metric-jobs.ts';
 import type { Principal } from './credentials/principal.ts';
 import { DomainError, serviceUnavailable } from './errors.ts';
 import type { RedisJobQueue } from '../store/job-queue-redis.ts';
@@ -57,12 +57,21 @@ export function ownerKeyOf(p: Principal): string {
   return p.orgId ? `org:${p.orgId}` : `user:${p.userId}`;
 }
 
-async function admit(deps: JobDeps, p: Principal): Promise<void> {
-  const active = await countActiveJobs(deps.db, ownerKeyOf(p));
-  if (active >= deps.jobs.maxActivePerOwner) {
-    const err = new DomainError('RATE_LIMITED', `${active} jobs are queued or running for this account (at most ${deps.jobs.maxActivePerOwner}); wait for some to finish or cancel them`);
-    throw Object.assign(err, { headers: { 'retry-after': '30' } });
-  }
+function tooManyJobs(active: number, max: number): DomainError {
+  const err = new DomainError('RATE_LIMITED', `${active} jobs are queued or running for this account (at most ${max}); wait for some to finish or cancel them`);
+  return Object.assign(err, { headers: { 'retry-after': '30' } });
+}
+
+/**
+ * Stores a new job row if its tenant is under `NETLOOM_JOB_MAX_ACTIVE` (429 with Retry-After otherwise),
+ * counted and inserted atomically (store/metric-jobs.ts insertJobWithinCaps; docs/security.md "Jobs").
+ * Returns the row's place in its tenant's line (1 = the tenant's only active job), the Redis queue's
+ * priority (docs/jobs.md "Fairness").
+ */
+async function insertAdmitted(deps: JobDeps, row: NewJobRow): Promise<number> {
+  const res = await insertJobWithinCaps(deps.db, row, [{ column: 'owner_key', value: row.owner_key, max: deps.jobs.maxActivePerOwner }]);
+  if (!res.inserted) throw tooManyJobs(res.active, deps.jobs.maxActivePerOwner);
+  return res.activeBefore + 1;
 }
 
 export function baseRow(deps: JobDeps, p: Principal): Pick<JobRow, 'id' | 'parent_id' | 'owner_key' | 'user_id' | 'status' | 'phase' | 'runnable' | 'timeout_ms' | 'created_at' | 'shard_index' | 'shard_count'> {
@@ -93,13 +102,13 @@ async function storedTarget(db: Kysely<Database>, p: Principal, networkId: strin
 export async function submitMetricJob(deps: JobDeps, p: Principal, metric: AnyMetric, raw: Uint8Array | undefined): Promise<JobView> {
   await checkMetricPlan(deps.db, p, metric);
   const parsed = parseMetricBody(deps, metric, raw);
-  await admit(deps, p);
   const base = baseRow(deps, p);
+  let place: number;
   if (parsed.networkId !== undefined) {
     const target = await storedTarget(deps.db, p, parsed.networkId, metric.kind === 'node');
-    await insertJob(deps.db, { ...base, batch: 0, metrics: JSON.stringify([{ metric: metric.id, params: parsed.params }]), ...target, network_directed: null, input_kind: null, input_gz: null });
+    place = await insertAdmitted(deps, { ...base, batch: 0, metrics: JSON.stringify([{ metric: metric.id, params: parsed.params }]), ...target, network_directed: null, input_kind: null, input_gz: null });
   } else {
-    await insertJob(deps.db, {
+    place = await insertAdmitted(deps, {
       ...base,
       batch: 0,
       metrics: JSON.stringify([{ metric: metric.id, params: parsed.params ?? {} }]),
@@ -111,22 +120,23 @@ export async function submitMetricJob(deps: JobDeps, p: Principal, metric: AnyMe
       input_gz: await gzipBytes(raw as Uint8Array),
     });
   }
-  await queueJob(deps, base.id);
+  await queueJob(deps, base.id, place);
   return readJob(deps.db, base.id, base.owner_key);
 }
 
 /**
  * Hands a new job row to the workers: wakes this process's (table queue) or adds its message to the
- * Redis queue. Redis not answering → the row is removed and 503 UNAVAILABLE with Retry-After (at once:
- * the queue's connection does not wait for a reconnect).
+ * Redis queue, with the row's place in its tenant's line as priority (docs/jobs.md "Fairness"). Redis
+ * not answering → the row is removed and 503 UNAVAILABLE with Retry-After (at once: the queue's
+ * connection does not wait for a reconnect).
  */
-export async function queueJob(deps: JobDeps, id: string): Promise<void> {
+export async function queueJob(deps: JobDeps, id: string, place: number): Promise<void> {
   if (!deps.queue) {
     deps.wake?.();
     return;
   }
   try {
-    await deps.queue.add({ rowId: id, phase: 'run' });
+    await deps.queue.add({ rowId: id, phase: 'run' }, place);
   } catch (err) {
     deps.log?.info({ err: String(err), jobId: id }, 'job queue: Redis unreachable; job refused');
     await deleteUnqueuedJob(deps.db, id);
@@ -176,19 +186,19 @@ export async function submitBatchJob(deps: JobDeps, p: Principal, body: BatchBod
     throw new DomainError('INVALID_ARGS', `${first.path.slice(1).replaceAll('/', '.')}: ${first.message}`, problems.slice(0, 100));
   }
   for (const it of items) await checkMetricPlan(deps.db, p, it.metric);
-  await admit(deps, p);
   const base = baseRow(deps, p);
   const metrics = JSON.stringify(items.map((it) => ({ metric: it.metric.id, params: it.params })));
+  let place: number;
   if (hasId) {
     const target = await storedTarget(deps.db, p, body.networkId as string, items.some((it) => it.metric.kind === 'node'));
-    await insertJob(deps.db, { ...base, batch: 1, metrics, ...target, network_directed: null, input_kind: null, input_gz: null });
+    place = await insertAdmitted(deps, { ...base, batch: 1, metrics, ...target, network_directed: null, input_kind: null, input_gz: null });
   } else {
     // the network, validated once (with the first metric; its parameters are already known to be valid)
     const { metric: _first, ...firstParams } = body.metrics[0];
     void _first;
     const req = parseMetricRequest(items[0].metric, { ...firstParams, networkJSON: body.networkJSON, ...(body.isDirected === undefined ? {} : { isDirected: body.isDirected }) }, { maxNodes: deps.limits.maxNodes, maxEdges: deps.limits.maxEdges });
     const network = req.network as { nodes: unknown[] };
-    await insertJob(deps.db, {
+    place = await insertAdmitted(deps, {
       ...base,
       batch: 1,
       metrics,
@@ -200,7 +210,7 @@ export async function submitBatchJob(deps: JobDeps, p: Principal, body: BatchBod
       input_gz: await gzipBytes(JSON.stringify(network)),
     });
   }
-  await queueJob(deps, base.id);
+  await queueJob(deps, base.id, place);
   return readJob(deps.db, base.id, base.owner_key);
 }
 

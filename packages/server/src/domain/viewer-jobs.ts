@@ -14,7 +14,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
-import { countActiveJobs, countSessionActiveJobs, endJob, getSessionJob, insertJob } from '../store/metric-jobs.ts';
+import { endJob, getSessionJob, insertJobWithinCaps, type ActiveCap } from '../store/metric-jobs.ts';
 import { getNetwork } from '../store/networks.ts';
 import { audit, RateLimitedError, type EmbedContext } from './embed-context.ts';
 import type { LiveSession } from './embed-sessions.ts';
@@ -27,18 +27,15 @@ import { checkSessionMetric } from './metric-runs.ts';
 /** `POST /api/v2/embed/viewer/metrics/:kind/:metricId` with `Prefer: respond-async`: a queued job of this session. */
 export async function submitSessionMetricJob(deps: JobDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown): Promise<JobView> {
   const { metric, owner, params } = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody);
-  if ((await countSessionActiveJobs(deps.db, live.session.id)) > 0) {
-    throw new RateLimitedError('one metric calculation at a time per session; another one is running (cancel it or wait for it to finish)', 1);
-  }
   const ownerKey = owner ? ownerKeyOf(owner) : `session:${live.session.id}`;
-  if (owner && (await countActiveJobs(deps.db, ownerKey)) >= deps.jobs.maxActivePerOwner) {
-    throw new RateLimitedError(`${deps.jobs.maxActivePerOwner} jobs are queued or running for this account; wait for some to finish or cancel them`, 30);
-  }
   const net = await getNetwork(deps.db, live.session.network_id);
   if (!net) throw new DomainError('NOT_FOUND', 'the session’s network no longer exists');
   const writeBack = owner !== null && live.explore?.access !== 'read' && metric.kind === 'node';
   const id = newId();
-  await insertJob(deps.db, {
+  // one job at a time per session, and the owner's cap in owner mode: counted and inserted atomically
+  const caps: ActiveCap[] = [{ column: 'session_id', value: live.session.id, max: 1 }];
+  if (owner) caps.push({ column: 'owner_key', value: ownerKey, max: deps.jobs.maxActivePerOwner });
+  const admitted = await insertJobWithinCaps(deps.db, {
     id,
     parent_id: null,
     owner_key: ownerKey,
@@ -60,9 +57,13 @@ export async function submitSessionMetricJob(deps: JobDeps, ctx: EmbedContext, l
     created_at: new Date((deps.now ?? Date.now)()).toISOString(),
     session_id: live.session.id,
     write_back: writeBack ? 1 : 0,
-  });
+  }, caps);
+  if (!admitted.inserted) {
+    if (admitted.cap.column === 'session_id') throw new RateLimitedError('one metric calculation at a time per session; another one is running (cancel it or wait for it to finish)', 1);
+    throw new RateLimitedError(`${deps.jobs.maxActivePerOwner} jobs are queued or running for this account; wait for some to finish or cancel them`, 30);
+  }
   // this process's workers (table queue) or the Redis queue, as every job (503 when Redis does not answer)
-  await queueJob(deps, id);
+  await queueJob(deps, id, admitted.activeBefore + 1);
   await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {
     sessionId: live.session.id,
     networkId: live.session.network_id,

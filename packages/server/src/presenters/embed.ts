@@ -1,11 +1,11 @@
 /** Embedding resources → API JSON (docs/spec/decisions.md §5 shapes). */
 import type { Static } from 'typebox';
-import type { EmbedViewSchema, ManagedUserSchema } from '../schemas/embed.ts';
+import { type EmbedViewSchema, type ManagedUserSchema } from '@netloom/protocol/http';
 import type { ManagedUserWithGrants } from '../domain/embed-users.ts';
 import type { EmbedViewRecord } from '../store/embed-views.ts';
 import type { EmbedViewContent } from '../domain/embed-rules.ts';
 
-/** The wire shape is the named ManagedUser schema (schemas/embed.ts). */
+/** The wire shape is the named ManagedUser schema (protocol/src/http/embed.ts). */
 export type ManagedUserResource = Static<typeof ManagedUserSchema>;
 
 export function presentManagedUser({ user, grants }: ManagedUserWithGrants): ManagedUserResource {

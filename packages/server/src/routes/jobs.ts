@@ -12,9 +12,7 @@ import { cancelJob, getJob, listJobs, submitBatchJob, type JobDeps } from '../do
 import { JobRunner } from '../domain/job-runner.ts';
 import { openJobQueue, type RedisJobQueue } from '../domain/job-queue.ts';
 import { presentJob } from '../presenters/job.ts';
-import { BatchBodySchema, JobIdParams, JobListQuery, JobListSchema, JobSchema } from '../schemas/jobs.ts';
-import { problemResponses } from '../schemas/problem.ts';
-import { ref } from '../schemas/ref.ts';
+import { BatchBodySchema, JobIdParams, JobListQuery, JobListSchema, JobSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { metricRunDeps } from './metrics/index.ts';
 
 declare module 'fastify' {

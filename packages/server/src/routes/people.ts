@@ -17,26 +17,7 @@ import { createField, deleteField, getField, listFields, updateField } from '../
 import { createPerson, listPeople, loadPerson, presentEmployee, replacePerson, upsertPeople } from '../domain/people/employees.ts';
 import { erasePerson } from '../domain/people/erasure.ts';
 import { importPeople, peopleTemplate } from '../domain/people/import.ts';
-import { problemResponses } from '../schemas/problem.ts';
-import { ref } from '../schemas/ref.ts';
-import {
-  CustomFieldBody,
-  CustomFieldDeletedSchema,
-  CustomFieldListSchema,
-  CustomFieldPatch,
-  CustomFieldSchema,
-  EmployeeBody,
-  EmployeeErasedSchema,
-  EmployeeImportQuery,
-  EmployeeImportResultSchema,
-  EmployeeListQuery,
-  EmployeeListSchema,
-  EmployeeSchema,
-  EmployeeUpsertBody,
-  EmployeeUpsertResultSchema,
-  IdParams,
-  TemplateQuery,
-} from '../schemas/people.ts';
+import { problemResponses, ref, CustomFieldBody, CustomFieldDeletedSchema, CustomFieldListSchema, CustomFieldPatch, CustomFieldSchema, EmployeeBody, EmployeeErasedSchema, EmployeeImportQuery, EmployeeImportResultSchema, EmployeeListQuery, EmployeeListSchema, EmployeeSchema, EmployeeUpsertBody, EmployeeUpsertResultSchema, IdParams, TemplateQuery } from '@netloom/protocol/http';
 
 function dirOf(request: FastifyRequest): Directory {
   if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');

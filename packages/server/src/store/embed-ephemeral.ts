@@ -18,13 +18,15 @@
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Database } from './schema.ts';
-import { incrementWindow, peekWindow, type WindowCount } from './rate-limits.ts';
+import { decrementWindow, incrementWindow, peekWindow, type WindowCount } from './rate-limits.ts';
 import { getAccessToken, insertToken, touchSession, useLaunchToken } from './embed-sessions.ts';
 
 export interface EmbedEphemeralStore {
   readonly kind: 'redis' | 'database';
   /** Counts one hit on `key` in the fixed window containing `now`. */
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  /** Takes back one hit of `key` in the window that started at `windowStart` (a reservation given back). */
+  unhit(key: string, windowStart: number): Promise<void>;
   /** The count of `key` in the fixed window containing `now`, without counting (sign-in throttling checks before it counts a failure). */
   peek(key: string, windowMs: number, now: number): Promise<WindowCount>;
   putLaunchToken(hash: string, sessionId: string, expiresAt: number): Promise<void>;
@@ -48,6 +50,7 @@ export function databaseEphemeralStore(db: Kysely<Database>): EmbedEphemeralStor
   return {
     kind: 'database',
     hit: (key, windowMs, now) => incrementWindow(db, `embed:${key}`, windowMs, now),
+    unhit: (key, windowStart) => decrementWindow(db, `embed:${key}`, windowStart),
     peek: (key, windowMs, now) => peekWindow(db, `embed:${key}`, windowMs, now),
     async putLaunchToken(hash, sessionId, expiresAt) {
       await insertToken(db, { hash, kind: 'launch', session_id: sessionId, expires_at: iso(expiresAt) });
@@ -89,6 +92,8 @@ export async function pruneLocks(db: Kysely<Database>, before: string): Promise<
 }
 
 const HIT_SCRIPT = `local c = redis.call('INCR', KEYS[1]) if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return c`;
+/** DECR only an existing counter above zero (a reservation given back after its key expired creates nothing). */
+const UNHIT_SCRIPT = `local v = tonumber(redis.call('GET', KEYS[1]) or '0') if v > 0 then return redis.call('DECR', KEYS[1]) end return 0`;
 /** Slack added to Redis TTLs: they only garbage-collect; validity is decided with the app's clock. */
 const GC_SLACK_MS = 60_000;
 
@@ -100,6 +105,9 @@ export function redisEphemeralStore(redis: Redis, prefix: string): EmbedEphemera
       const windowStart = Math.floor(now / windowMs) * windowMs;
       const count = Number(await redis.eval(HIT_SCRIPT, 1, k(`rl:${key}:${windowStart}`), String(windowMs + GC_SLACK_MS)));
       return { count, windowStart, resetAt: windowStart + windowMs };
+    },
+    async unhit(key, windowStart) {
+      await redis.eval(UNHIT_SCRIPT, 1, k(`rl:${key}:${windowStart}`));
     },
     async peek(key, windowMs, now) {
       const windowStart = Math.floor(now / windowMs) * windowMs;

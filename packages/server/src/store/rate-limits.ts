@@ -48,6 +48,21 @@ export async function peekWindow(db: Kysely<Database>, key: string, windowMs: nu
   return { count, windowStart: start, resetAt: start + windowMs };
 }
 
+/**
+ * Takes back one hit counted in the window that started at `windowStart` (a reservation that was not
+ * used up: a sign-in attempt that succeeded or was never evaluated). One conditional UPDATE; never below
+ * zero, and a counter that has meanwhile moved to a newer window is left alone.
+ */
+export async function decrementWindow(db: Kysely<Database>, key: string, windowStart: number): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`count - 1` })
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart)
+    .where('count', '>', 0)
+    .execute();
+}
+
 /** Deletes counters whose window started before `before` (ms); returns how many. */
 export async function pruneWindows(db: Kysely<Database>, before: number): Promise<number> {
   const res = await db.deleteFrom('rate_limits').where('window_start', '<', before).executeTakeFirst();

@@ -5,9 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
-import { OperatorEmbeddingBodySchema, OperatorEmbeddingSchema } from '../../schemas/embed.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
+import { OperatorEmbeddingBodySchema, OperatorEmbeddingSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { setEnablement, settingsView } from '../../domain/embed-settings.ts';

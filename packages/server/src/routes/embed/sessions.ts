@@ -5,9 +5,7 @@ import type { EmbedContext } from '../../domain/embed-context.ts';
 import { requireEnabled } from '../../domain/embed-context.ts';
 import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embed-sessions.ts';
 import { orgCredential } from './context.ts';
-import { LaunchTokenSchema, SessionBodySchema, SessionIdParams, SessionRevokedSchema, SessionSchema } from '../../schemas/embed.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
+import { LaunchTokenSchema, SessionBodySchema, SessionIdParams, SessionRevokedSchema, SessionSchema, problemResponses, ref } from '@netloom/protocol/http';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 const tags = ['embedding'];

@@ -1,9 +1,7 @@
 /** GET/PUT /api/v2/embed/settings (organization admins: organization credential with embed:manage). */
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
-import { EmbedSettingsBodySchema, EmbedSettingsSchema } from '../../schemas/embed.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
+import { EmbedSettingsBodySchema, EmbedSettingsSchema, problemResponses, ref } from '@netloom/protocol/http';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { requireEnabled } from '../../domain/embed-context.ts';
 import { settingsView, updateSettings } from '../../domain/embed-settings.ts';

@@ -15,9 +15,7 @@ import {
 } from '../../domain/embed-users.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
 import { orgCredential, paging } from './context.ts';
-import { ExternalIdSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListQuery, ManagedUserListSchema, ManagedUserSchema } from '../../schemas/embed.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
+import { ExternalIdSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListQuery, ManagedUserListSchema, ManagedUserSchema, problemResponses, ref } from '@netloom/protocol/http';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 const tags = ['embedding'];

@@ -6,10 +6,7 @@
  */
 import { Type } from 'typebox';
 import type { AnyMetric } from '@netloom/engine';
-import { problemResponses } from '../../schemas/problem.ts';
-import { MetricWriteBackSchema, NetworkMetricValueSchema, NodeMetricValuesSchema } from '../../schemas/metric.ts';
-import { ref } from '../../schemas/ref.ts';
-import { JobSchema } from '../../schemas/jobs.ts';
+import { problemResponses, MetricWriteBackSchema, NetworkMetricValueSchema, NodeMetricValuesSchema, ref, JobSchema } from '@netloom/protocol/http';
 
 type Json = Record<string, unknown>;
 

@@ -18,11 +18,9 @@ import type { FormatId } from '../../domain/formats/index.ts';
 import type { Principal } from '../../domain/credentials/principal.ts';
 import { contentDisposition, readUpload, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemSchema } from '../../schemas/network.ts';
-import { ref } from '../../schemas/ref.ts';
-import { DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '../../schemas/network-files.ts';
+import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
 
-const problems = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ProblemSchema]));
+const problems = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ProblemRef]));
 
 function me(request: FastifyRequest): Principal {
   if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');

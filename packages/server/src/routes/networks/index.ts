@@ -11,9 +11,7 @@ import { loadReadableWithGzip } from '../../domain/network-access.ts';
 import { createNetwork, deleteNetwork, listNetworks, replaceNetwork } from '../../domain/networks.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema } from '../../schemas/network.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
+import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema, problemResponses, ref } from '@netloom/protocol/http';
 import type { Principal } from '../../domain/credentials/principal.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
 

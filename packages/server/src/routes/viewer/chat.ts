@@ -9,9 +9,7 @@
  */
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
-import { ChatAskBodySchema, ChatAskedSchema, ChatCancelledSchema, ChatConversationSchema, ChatMessageSchema, ChatStateSchema } from '../../schemas/embed.ts';
+import { problemResponses, ref, ChatAskBodySchema, ChatAskedSchema, ChatCancelledSchema, ChatConversationSchema, ChatMessageSchema, ChatStateSchema } from '@netloom/protocol/http';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { viewerOf } from './auth.ts';

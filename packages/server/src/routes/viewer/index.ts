@@ -19,22 +19,7 @@
  */
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
-import { NetworkJSONSchema } from '../../schemas/network.ts';
-import { NetworkMetricValueSchema, NodeMetricValuesSchema } from '../../schemas/metric.ts';
-import {
-  AccessTokenBodySchema,
-  AccessTokenSchema,
-  DataLinkQuery,
-  EmbedViewBodySchema,
-  EmbedViewSchema,
-  HeartbeatSchema,
-  SessionIdParams,
-  SessionStatusSchema,
-  ViewerNetworkSchema,
-  ViewerSessionSchema,
-} from '../../schemas/embed.ts';
+import { problemResponses, ref, NetworkJSONSchema, NetworkMetricValueSchema, NodeMetricValuesSchema, AccessTokenBodySchema, AccessTokenSchema, DataLinkQuery, EmbedViewBodySchema, EmbedViewSchema, HeartbeatSchema, SessionIdParams, SessionStatusSchema, ViewerNetworkSchema, ViewerSessionSchema, ViewerJobSchema } from '@netloom/protocol/http';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Type } from 'typebox';
@@ -49,7 +34,6 @@ import { metricRunDeps, prefersAsync } from '../metrics/index.ts';
 import { jobDeps } from '../jobs.ts';
 import { submitSessionMetricJob } from '../../domain/viewer-jobs.ts';
 import { presentViewerJob } from '../../presenters/viewer-job.ts';
-import { ViewerJobSchema } from '../../schemas/viewer-jobs.ts';
 import { presentView } from '../../presenters/embed.ts';
 
 const gunzipAsync = promisify(gunzip);

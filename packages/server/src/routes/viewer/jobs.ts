@@ -10,9 +10,7 @@ import type { EmbedContext } from '../../domain/embed-context.ts';
 import type { JobDeps } from '../../domain/jobs.ts';
 import { cancelSessionMetricJob, getSessionMetricJob } from '../../domain/viewer-jobs.ts';
 import { presentViewerJob } from '../../presenters/viewer-job.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
-import { ViewerJobSchema } from '../../schemas/viewer-jobs.ts';
+import { problemResponses, ref, ViewerJobSchema } from '@netloom/protocol/http';
 import { viewerOf } from './auth.ts';
 
 const JobIdParams = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 100 }) });

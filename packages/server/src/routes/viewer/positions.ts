@@ -6,9 +6,7 @@ import type { App } from '../../http/app-type.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import { viewerOf } from './auth.ts';
 import { keepPositions } from '../../domain/network-positions.ts';
-import { PositionsBodySchema, PositionsResultSchema } from '../../schemas/embed.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
+import { PositionsBodySchema, PositionsResultSchema, problemResponses, ref } from '@netloom/protocol/http';
 
 export function viewerPositionRoutes(app: App, ctx: EmbedContext): void {
   app.put('/api/v2/embed/viewer/network/positions', {

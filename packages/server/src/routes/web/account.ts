@@ -14,24 +14,7 @@ import { confirmPassword, type SignInDeps } from '../../domain/sign-in.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { endWebSession, endWebSessionsOfUser, listWebSessions } from '../../domain/web-sessions.ts';
 import { clearSessionCookie, requireWeb } from '../../http/web-session.ts';
-import {
-  AccountSchema,
-  cookieSecurity,
-  EndedCountSchema,
-  MfaDisabledSchema,
-  MfaEnableBody,
-  MfaSetupSchema,
-  PasswordBody,
-  PasswordChangeBody,
-  PasswordChangedSchema,
-  RecoveryCodesSchema,
-  SessionEndedSchema,
-  WebSessionIdParams,
-  WebSessionListSchema,
-  WebTag,
-  webProblems,
-} from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
+import { AccountSchema, cookieSecurity, EndedCountSchema, MfaDisabledSchema, MfaEnableBody, MfaSetupSchema, PasswordBody, PasswordChangeBody, PasswordChangedSchema, RecoveryCodesSchema, SessionEndedSchema, WebSessionIdParams, WebSessionListSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { webOrganization, webUser } from './present.ts';
 
 export function webAccountRoutes(app: App, deps: SignInDeps): void {

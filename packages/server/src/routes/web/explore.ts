@@ -10,8 +10,7 @@ import type { App } from '../../http/app-type.ts';
 import { exploreLaunchToken, startOwnerExplore, startPublicExplore } from '../../domain/explore.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
-import { cookieSecurity, optionalCookieSecurity, ExploreParams, ExploreSessionParams, ExploreStartedSchema, LaunchTokenSchema, WebTag, webProblems } from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
+import { cookieSecurity, optionalCookieSecurity, ExploreParams, ExploreSessionParams, ExploreStartedSchema, ExploreLaunchTokenSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 
 /** The web app's origin as the browser sent it (already checked to be our own by http/web-session.ts). */
 function appOrigin(request: FastifyRequest, publicUrl: string): string {
@@ -65,7 +64,7 @@ export function webExploreRoutes(app: App, ctx: EmbedContext): void {
     '/app/api/explore/:sessionId/launch-tokens',
     {
       config: { web: { session: 'optional' } },
-      schema: { tags, security: optionalCookieSecurity, summary: 'A new launch token (60 s, single use) for an Explore viewer', params: ExploreSessionParams, response: { 200: ref(LaunchTokenSchema), ...webProblems(403, 404, 410, 429) } },
+      schema: { tags, security: optionalCookieSecurity, summary: 'A new launch token (60 s, single use) for an Explore viewer', params: ExploreSessionParams, response: { 200: ref(ExploreLaunchTokenSchema), ...webProblems(403, 404, 410, 429) } },
     },
     async (request) => exploreLaunchToken(ctx, request.params.sessionId, request.web?.sessionId ?? null),
   );

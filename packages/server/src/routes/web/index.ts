@@ -5,6 +5,7 @@
 import type { App } from '../../http/app-type.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import type { SignInDeps } from '../../domain/sign-in.ts';
+import { passwordQueue } from '../../domain/password-queue.ts';
 import { webSessionRoutes } from './session.ts';
 import { webAccountRoutes } from './account.ts';
 import { webOrganizationRoutes } from './organization.ts';
@@ -17,7 +18,8 @@ import { webNetworkRoutes } from './networks.ts';
 import { webJobRoutes } from './jobs.ts';
 
 export async function webRoutes(app: App, opts: { ctx: EmbedContext }): Promise<void> {
-  const deps: SignInDeps = { db: app.database.db, config: app.config.web, state: opts.ctx.state, now: () => app.now() };
+  const web = app.config.web;
+  const deps: SignInDeps = { db: app.database.db, config: web, state: opts.ctx.state, now: () => app.now(), passwords: passwordQueue(web.passwordHashConcurrency, web.passwordHashQueue) };
   webSessionRoutes(app, deps);
   webAccountRoutes(app, deps);
   webOrganizationRoutes(app);

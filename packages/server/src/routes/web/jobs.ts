@@ -10,9 +10,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../../domain/web-jobs.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { presentJob } from '../../presenters/job.ts';
-import { WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams } from '../../schemas/web-jobs.ts';
-import { ref } from '../../schemas/ref.ts';
-import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
+import { WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, ref, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
 import { jobDeps } from '../jobs.ts';
 
 function present(w: WebJob) {

@@ -10,8 +10,7 @@ import { requireResetSecondFactor, type SignInDeps } from '../../domain/sign-in.
 import { describeLink, redeemLink } from '../../domain/user-links.ts';
 import { resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
 import { sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
-import { LinkInfoSchema, LinkParams, LinkRedeemBody, SessionInfoSchema, WebTag, webProblems } from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
+import { LinkInfoSchema, LinkParams, LinkRedeemBody, SessionInfoSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { sessionInfo } from './present.ts';
 
 export function webLinkRoutes(app: App, deps: SignInDeps): void {

@@ -14,11 +14,7 @@ import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, un
 import { requireWeb } from '../../http/web-session.ts';
 import { registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { DeletedSchema, ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema } from '../../schemas/network.ts';
-import { ref } from '../../schemas/ref.ts';
-import { ExportQuery, fileResponse, ImportBody } from '../../schemas/network-files.ts';
-import { ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody } from '../../schemas/web-networks.ts';
-import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
+import { DeletedSchema, ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ref, ExportQuery, fileResponse, ImportBody, ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
 import { handleExport, handleImport } from '../networks/files.ts';
 
 export async function webNetworkRoutes(app: App): Promise<void> {

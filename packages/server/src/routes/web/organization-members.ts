@@ -24,9 +24,7 @@ import {
   type MemberActor,
 } from '../../domain/organization-members.ts';
 import { requireWeb } from '../../http/web-session.ts';
-import { AddMemberBody, ChangeRoleBody, MemberListSchema, MemberParams, OrganizationMemberSchema, OrganizationOverviewSchema } from '../../schemas/console.ts';
-import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
+import { AddMemberBody, ChangeRoleBody, MemberListSchema, MemberParams, OrganizationMemberSchema, OrganizationOverviewSchema, cookieSecurity, WebTag, webProblems, ref } from '@netloom/protocol/http';
 
 export const ConsoleTag = 'Organization console (session)';
 

@@ -9,8 +9,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { isOrgAdmin } from '../../domain/identity.ts';
 import { createInvitation } from '../../domain/user-links.ts';
 import { requireWeb } from '../../http/web-session.ts';
-import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems } from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
+import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 
 export function webOrganizationRoutes(app: App): void {
   const db = app.database.db;

@@ -4,7 +4,7 @@
  * worker or shard records.
  */
 import { Type, type Static } from 'typebox';
-import { JOB_STATUSES, type JobStatus } from '@netloom/protocol';
+import { JOB_STATUSES, type JobStatus } from '../viewer-contract.ts';
 import { ref } from './ref.ts';
 import { ProblemSchema } from './problem.ts';
 

@@ -50,5 +50,5 @@ export const WebNetworkPatchBody = Type.Object(
 export const ShareBody = Type.Object({ email: Type.String({ maxLength: 320 }), permission: ref(PermissionSchema) }, { $id: 'ShareBody', additionalProperties: false });
 export const ShareParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 1, maxLength: 320 }) });
 
-/** The named schemas of this file (schemas/index.ts registers them). */
+/** The named schemas of this file (http/index.ts registers them). */
 export const WEB_NETWORK_SCHEMAS = [AccessSchema, PermissionSchema, WebNetworkSchema, WebNetworkListSchema, ShareSchema, SharesSchema, WebNetworkDetailSchema, WebNetworkPatchBody, ShareBody];

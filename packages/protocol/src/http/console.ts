@@ -2,7 +2,7 @@
  * TypeBox schemas of the organization console's endpoints (`/app/api/organization/...`, docs/web-app.md
  * "Organization console"): members, the organization overview, and the embedding console (live sessions,
  * audit log, network chooser, try-it session with its snippet). Shapes shared with the public embedding
- * API (managed users, settings, chat settings, audit entries) are the API's named schemas (schemas/embed.ts);
+ * API (managed users, settings, chat settings, audit entries) are the API's named schemas (http/embed.ts);
  * the console's own are named here (CONSOLE_SCHEMAS).
  */
 import { Type } from 'typebox';
@@ -133,12 +133,12 @@ export const TrySessionSchema = Type.Object(
   { $id: 'EmbedTrySession', additionalProperties: false },
 );
 
-export const LaunchTokenSchema = Type.Object({ launchToken: Type.String() }, { $id: 'ConsoleLaunchToken', additionalProperties: false });
-export const SessionIdParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const ConsoleLaunchTokenSchema = Type.Object({ launchToken: Type.String() }, { $id: 'ConsoleLaunchToken', additionalProperties: false });
+export const ConsoleSessionIdParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const ExternalIdParams = Type.Object({ externalId: Type.String({ minLength: 1, maxLength: 200 }) });
 export const GrantParams = Type.Object({ externalId: Type.String({ minLength: 1, maxLength: 200 }), networkId: Type.String({ minLength: 1, maxLength: 100 }) });
-export const NetworkIdParams = Type.Object({ networkId: Type.String({ minLength: 1, maxLength: 100 }) });
-export const ManagedUserListQuery = Type.Object(
+export const ConsoleNetworkIdParams = Type.Object({ networkId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const ConsoleManagedUserListQuery = Type.Object(
   {
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('deactivated')])),
     limit: Type.Optional(Type.String({ maxLength: 9 })),
@@ -153,7 +153,7 @@ export const EmbeddingConsoleSchema = Type.Object(
   { $id: 'EmbeddingConsole', additionalProperties: false },
 );
 
-/** The named schemas of this file (schemas/index.ts registers them). */
+/** The named schemas of this file (http/index.ts registers them). */
 export const CONSOLE_SCHEMAS = [
   OrganizationMemberSchema,
   OrganizationOverviewSchema,
@@ -166,6 +166,6 @@ export const CONSOLE_SCHEMAS = [
   NetworkChoicesSchema,
   TrySessionBody,
   TrySessionSchema,
-  LaunchTokenSchema,
+  ConsoleLaunchTokenSchema,
   EmbeddingConsoleSchema,
 ];

@@ -219,12 +219,12 @@ export const ExploreStartedSchema = Type.Object(
   },
   { $id: 'ExploreStarted', additionalProperties: false },
 );
-export const LaunchTokenSchema = Type.Object(
+export const ExploreLaunchTokenSchema = Type.Object(
   { launchToken: Type.String(), launchTokenExpiresAt: Type.String({ format: 'date-time' }) },
   { $id: 'ExploreLaunchToken', additionalProperties: false },
 );
 
-/** The named schemas of this file (schemas/index.ts registers them). */
+/** The named schemas of this file (http/index.ts registers them). */
 export const WEB_SCHEMAS = [
   PlanSchema,
   OrgRoleSchema,
@@ -258,5 +258,5 @@ export const WEB_SCHEMAS = [
   RevokedCredentialSchema,
   ScopeListSchema,
   ExploreStartedSchema,
-  LaunchTokenSchema,
+  ExploreLaunchTokenSchema,
 ];

@@ -3,7 +3,7 @@
  * import is read by http/upload.ts (streamed to disk, limits); its schema documents the parts.
  */
 import { Type } from 'typebox';
-import { FORMAT_IDS } from '../domain/formats/index.ts';
+import { FORMAT_IDS } from './formats.ts';
 
 const formatLiterals = FORMAT_IDS.map((f) => Type.Literal(f));
 

@@ -1,6 +1,6 @@
 /**
  * Wire shapes of metric jobs (docs/jobs.md, docs/spec/decisions.md §8): the job, its shard records, the job list and
- * the batch request. Named (registered in schemas/index.ts) so they appear in the OpenAPI document.
+ * the batch request. Named (registered in http/index.ts) so they appear in the OpenAPI document.
  */
 import { Type, type Static } from 'typebox';
 import { ref } from './ref.ts';
@@ -88,5 +88,5 @@ export const BatchBodySchema = Type.Object(
   { $id: 'MetricBatch', additionalProperties: false, description: 'Exactly one of `networkId` and `networkJSON`; the metrics run on one network as one job.' },
 );
 
-/** Every named schema of this file (registered in schemas/index.ts). */
+/** Every named schema of this file (registered in http/index.ts). */
 export const JOB_SCHEMAS = [JobStatusSchema, JobShardSchema, JobMetricSchema, JobSchema, JobListSchema, BatchMetricSchema, BatchBodySchema] as const;

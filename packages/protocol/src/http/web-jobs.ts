@@ -1,6 +1,6 @@
 /**
  * Wire shapes of the web app's metric jobs (docs/web-app.md "Metric jobs"): the public API's job
- * (schemas/jobs.ts, without its result) with the name of its network, the list, and the body of a run.
+ * (http/jobs.ts, without its result) with the name of its network, the list, and the body of a run.
  */
 import { Type } from 'typebox';
 import { ref } from './ref.ts';
@@ -28,5 +28,5 @@ export const WebJobIdParams = Type.Object({ id: Type.String({ minLength: 1, maxL
 export const WebMetricJobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), metricId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const WebMetricJobBody = Type.Record(Type.String(), Type.Unknown(), { $id: 'WebMetricJobBody', description: "The metric's own parameters (docs/metrics.md); {} for its defaults." });
 
-/** The named schemas of this file (schemas/index.ts registers them). */
+/** The named schemas of this file (http/index.ts registers them). */
 export const WEB_JOB_SCHEMAS = [WebJobSchema, WebJobListSchema, WebMetricJobBody];

@@ -95,8 +95,8 @@ export const NetworkIdParams = Type.Object({ id: Type.String({ minLength: 1, max
 export const DeletedSchema = Type.Object({ _id: Type.String(), deleted: Type.Literal(true) }, { $id: 'NetworkDeleted', additionalProperties: false });
 
 /**
- * Older route files declare problems as `400: ProblemSchema`: a reference to the named `Problem` schema,
+ * Older route files declare problems as `400: ProblemRef`: a reference to the named `Problem` schema,
  * rewritten to an `application/problem+json` answer by http/route-contract.ts. New code uses
- * `problemResponses(...)` from schemas/problem.ts.
+ * `problemResponses(...)` from http/problem.ts.
  */
-export const ProblemSchema = ref(NamedProblemSchema);
+export const ProblemRef = ref(NamedProblemSchema);

@@ -5,9 +5,10 @@
  * messages of docs/embedding-api.md); these schemas describe them for the document and for clients.
  */
 import { Type } from 'typebox';
-import { CHAT_ACCESS, HEADERS, MENU_ITEMS, ORG_PERMISSIONS, PERMISSIONS } from '../domain/embed-rules.ts';
+import { CHAT_ACCESS, HEADERS, MENU_ITEMS } from '../viewer-contract.ts';
+import { ORG_PERMISSIONS, PERMISSIONS } from './permissions.ts';
 import { ref } from './ref.ts';
-import { LIMITS } from '@netloom/protocol';
+import { LIMITS } from '../commands.ts';
 
 /** A string enum (one of `values`), typed as the union of its values. */
 const literals = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts });

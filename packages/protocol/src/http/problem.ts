@@ -4,7 +4,7 @@
  * serialized as `application/problem+json`, by reference to the named `Problem` schema.
  */
 import { Type, type Static } from 'typebox';
-import { ERROR_CODES, type ErrorCode } from '../http/error-codes.ts';
+import { PROBLEM_CODES as ERROR_CODES, type ProblemCode as ErrorCode } from '../problem-codes.ts';
 import { ref } from './ref.ts';
 
 export const ProblemItemSchema = Type.Object(
