@@ -9,13 +9,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.ts';
-import { importNetwork } from '../../domain/network-import.ts';
-import { exportNetwork } from '../../domain/network-export.ts';
-import { listPublicNetworks } from '../../domain/discover.ts';
+import { importNetwork } from '../../domain/networks/import.ts';
+import { exportNetwork } from '../../domain/networks/export.ts';
+import { listPublicNetworks } from '../../domain/networks/discover.ts';
 import { template, TEMPLATE_NAME } from '../../domain/formats/templates.ts';
 import { fileBaseName } from '../../domain/formats/values.ts';
 import type { FormatId } from '../../domain/formats/index.ts';
-import type { Principal } from '../../domain/credentials/principal.ts';
+import type { Principal } from '../../domain/identity/credentials/principal.ts';
 import { contentDisposition, readUpload, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
