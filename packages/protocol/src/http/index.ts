@@ -23,7 +23,7 @@ import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
 import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
 import { PEOPLE_SCHEMAS } from './people.ts';
 import { SURVEY_SCHEMAS } from './surveys.ts';
-import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
+import { Attributes, DeletedSchema, EdgeSchema, ImportedNetworkSchema, ImportWarningSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export * from './ref.ts';
 export * from './problem.ts';
@@ -54,6 +54,8 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkBody,
   NetworkResourceSchema,
   NetworkWithJSONSchema,
+  ImportWarningSchema,
+  ImportedNetworkSchema,
   DeletedSchema,
   ...METRIC_SCHEMAS,
   ...ANALYSIS_SCHEMAS,
