@@ -4,11 +4,10 @@
  *   POST /app/api/password-reset   { email } → 202 { accepted: true }, the same whether or not the address
  *                                  has an account; throttled like sign-in; 403 when e-mail is off
  */
-import { Type } from 'typebox';
 import type { App } from '../../http/app-type.ts';
 import { requestPasswordReset } from '../../domain/identity/reset-mail.ts';
 import type { SignInDeps } from '../../domain/identity/sign-in.ts';
-import { WebTag, webProblems } from '@netloom/protocol/http';
+import { PasswordResetAcceptedSchema, PasswordResetBody, PasswordResetStatusSchema, ref, WebTag, webProblems } from '@netloom/protocol/http';
 
 export function webPasswordResetRoutes(app: App, deps: SignInDeps): void {
   const base = { tags: [WebTag], security: [] };
@@ -16,7 +15,7 @@ export function webPasswordResetRoutes(app: App, deps: SignInDeps): void {
 
   app.get(
     '/app/api/password-reset',
-    { config: none, schema: { ...base, summary: 'Whether self-service password reset is on (e-mail configured)', response: { 200: Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false }), ...webProblems(429) } } },
+    { config: none, schema: { ...base, summary: 'Whether self-service password reset is on (e-mail configured)', response: { 200: ref(PasswordResetStatusSchema), ...webProblems(429) } } },
     async () => ({ enabled: app.mail !== null }),
   );
 
@@ -27,8 +26,8 @@ export function webPasswordResetRoutes(app: App, deps: SignInDeps): void {
       schema: {
         ...base,
         summary: 'Forgot password: e-mail a reset link (the same answer whether or not the address has an account)',
-        body: Type.Object({ email: Type.String({ maxLength: 254 }) }, { additionalProperties: false }),
-        response: { 202: Type.Object({ accepted: Type.Literal(true) }, { additionalProperties: false }), ...webProblems(400, 403, 429) },
+        body: ref(PasswordResetBody),
+        response: { 202: ref(PasswordResetAcceptedSchema), ...webProblems(400, 403, 429) },
       },
     },
     async (request, reply) => reply.code(202).send(await requestPasswordReset({ ...deps, publicUrl: app.config.publicUrl, mailer: app.mail, log: request.log }, request.body, request.ip)),
