@@ -24,7 +24,7 @@ import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
 import { PEOPLE_SCHEMAS } from './people.ts';
 import { SURVEY_SCHEMAS } from './surveys.ts';
 import { PASSWORD_RESET_SCHEMAS } from './password-reset.ts';
-import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
+import { Attributes, DeletedSchema, EdgeSchema, ImportedNetworkSchema, ImportWarningSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export * from './ref.ts';
 export * from './problem.ts';
@@ -56,6 +56,8 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkBody,
   NetworkResourceSchema,
   NetworkWithJSONSchema,
+  ImportWarningSchema,
+  ImportedNetworkSchema,
   DeletedSchema,
   ...METRIC_SCHEMAS,
   ...ANALYSIS_SCHEMAS,
