@@ -25,6 +25,7 @@ import { registerNulGuard } from './http/nul-guard.ts';
 import { withOperationId } from './http/operation-ids.ts';
 import { documentFor, isWebAppPath } from './http/openapi-documents.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
+import { loggableUrl } from './http/log-redact.ts';
 import { registerAuth } from './http/auth.ts';
 import { authFailureLimiter } from './http/auth-failures.ts';
 import { databaseCounters, redisCounters } from './store/rate-limits.ts';
@@ -34,6 +35,7 @@ import { registerMetricPool } from './plugins/metric-pool.ts';
 import { registerJobWorker } from './plugins/job-worker.ts';
 import { registerServices } from './plugins/services.ts';
 import { registerRoutes } from './plugins/routes.ts';
+import { startSurveyMailer, type SurveyMailScheduler } from './domain/surveys/mailer.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
@@ -53,6 +55,8 @@ declare module 'fastify' {
     /** The Redis connection when REDIS_URL is set, else null. */
     redis: Redis | null;
     now: () => number;
+    /** Runs a survey e-mail pass soon (after a launch); a no-op without SMTP_URL. */
+    surveyMailer: { poke(): void };
   }
 }
 
@@ -80,7 +84,7 @@ export function loggerOptions(config: Config): Record<string, unknown> {
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggableUrl(req.url), id: req.id }),
     },
   };
 }
@@ -220,6 +224,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerMetricPool(app);
   registerJobWorker(app);
   registerServices(app);
+  // Survey e-mail (SMTP_URL): launch messages and reminders, each sent once (domain/surveys/mailer.ts).
+  let mailer: SurveyMailScheduler | null = null;
+  app.decorate('surveyMailer', { poke: () => mailer?.poke() });
+  app.addHook('onReady', async () => {
+    mailer = startSurveyMailer({ db: database.db, config, now: () => app.now() }, app.log);
+  });
+  app.addHook('preClose', async () => {
+    await mailer?.stop();
+  });
   await registerRoutes(app);
   return app;
 }

@@ -22,7 +22,7 @@ export async function handleImport(app: FastifyInstance, request: FastifyRequest
       fields: upload.fields,
     });
     request.log.info({ networkId: rec.id, format: rec.format, nodes: rec.node_count, edges: rec.edge_count }, 'network imported');
-    return presentNetwork(rec, rec.owner_name);
+    return { ...presentNetwork(rec, rec.owner_name), warnings: rec.warnings };
   } finally {
     await upload.cleanup();
   }

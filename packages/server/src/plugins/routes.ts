@@ -16,6 +16,8 @@ import { networkCompareRoutes } from '../routes/networks/compare.ts';
 import { metricRoutes } from '../routes/metrics/index.ts';
 import { jobRoutes } from '../routes/jobs.ts';
 import { peopleRoutes } from '../routes/people.ts';
+import { surveyRoutes } from '../routes/surveys.ts';
+import { respondentRoutes } from '../routes/respondent.ts';
 import { settingsRoutes } from '../routes/embed/settings.ts';
 import { managedUserRoutes } from '../routes/embed/users.ts';
 import { sessionRoutes } from '../routes/embed/sessions.ts';
@@ -51,6 +53,8 @@ export async function registerRoutes(app: App): Promise<void> {
   await app.register(metricRoutes, { prefix: '/api/v2' });
   await app.register(jobRoutes, { prefix: '/api/v2' });
   await app.register(peopleRoutes, { prefix: '/api/v2' });
+  await app.register(surveyRoutes, { prefix: '/api/v2' });
+  await app.register(respondentRoutes);
 
   // Embedding (issue 4): the organization's API (organization credential with embed:manage), the
   // embedded viewer (its access token, checked by plugins/viewer-auth.ts) and the embed page.

@@ -15,7 +15,7 @@ import { fileBaseName } from '../../domain/formats/values.ts';
 import type { FormatId } from '../../domain/formats/index.ts';
 import { contentDisposition, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
+import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
 import { principalOf } from '../../plugins/principal.ts';
 import { handleExport, handleImport } from '../../http/network-files.ts';
 
@@ -31,11 +31,11 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
       config: { auth: { resource: 'networks' } },
       schema: {
         summary: 'Create a network from a file (JSON, Excel, GEXF, GraphML, CSV)',
-        description: 'multipart/form-data with a part `file` (and `nodesFile` for a CSV edge list). Every problem of the file is listed in `errors`, each `path` naming sheet and cell or file and line. Nothing is stored when there is a problem.',
+        description: 'multipart/form-data with a part `file` (and `nodesFile` for a CSV edge list). Every problem of the file is listed in `errors`, each `path` naming sheet and cell or file and line. Nothing is stored when there is a problem. The answer lists in `warnings` what was converted, dropped or interpreted (with file and line or sheet and cell).',
         tags: ['networks'],
         consumes: ['multipart/form-data'],
         body: ImportBody,
-        response: { 200: ref(NetworkResourceSchema), ...problems(400, 401, 403, 413, 415, 429) },
+        response: { 200: ref(ImportedNetworkSchema), ...problems(400, 401, 403, 413, 415, 429) },
       },
       // the multipart body is read by the handler (streamed to disk); the schema documents it
       validatorCompiler: () => () => true,
