@@ -36,6 +36,7 @@ import { registerJobWorker } from './plugins/job-worker.ts';
 import { registerServices } from './plugins/services.ts';
 import { registerRoutes } from './plugins/routes.ts';
 import { startSurveyMailer, type SurveyMailScheduler } from './domain/surveys/mailer.ts';
+import { smtpMailer, type Mailer } from './domain/mail.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
@@ -57,6 +58,8 @@ declare module 'fastify' {
     now: () => number;
     /** Runs a survey e-mail pass soon (after a launch); a no-op without SMTP_URL. */
     surveyMailer: { poke(): void };
+    /** The SMTP sender (SMTP_URL) of invitations and password resets; null when e-mail is off. */
+    mail: Mailer | null;
   }
 }
 
@@ -224,6 +227,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerMetricPool(app);
   registerJobWorker(app);
   registerServices(app);
+  const mail = smtpMailer(config);
+  app.decorate('mail', mail);
+  app.addHook('onClose', async () => mail?.close());
   // Survey e-mail (SMTP_URL): launch messages and reminders, each sent once (domain/surveys/mailer.ts).
   let mailer: SurveyMailScheduler | null = null;
   app.decorate('surveyMailer', { poke: () => mailer?.poke() });

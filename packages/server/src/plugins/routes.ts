@@ -34,6 +34,7 @@ import { webSessionRoutes } from '../routes/web/session.ts';
 import { webAccountRoutes } from '../routes/web/account.ts';
 import { webOrganizationRoutes } from '../routes/web/organization.ts';
 import { webLinkRoutes } from '../routes/web/links.ts';
+import { webPasswordResetRoutes } from '../routes/web/password-reset.ts';
 import { webCredentialRoutes } from '../routes/web/credentials.ts';
 import { webExploreRoutes } from '../routes/web/explore.ts';
 import { organizationMemberRoutes } from '../routes/web/organization-members.ts';
@@ -85,6 +86,7 @@ export async function registerRoutes(app: App): Promise<void> {
     webAccountRoutes(web, deps);
     webOrganizationRoutes(web);
     webLinkRoutes(web, deps);
+    webPasswordResetRoutes(web, deps);
     webCredentialRoutes(web, deps);
     webExploreRoutes(web, ctx);
     organizationMemberRoutes(web, ctx);
