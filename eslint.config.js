@@ -10,6 +10,7 @@ const layer = (files, patterns, opts = {}) => ({
   files,
   rules: { [opts.allowTypeImports ? '@typescript-eslint/no-restricted-imports' : 'no-restricted-imports']: ['error', { patterns: patterns.map((p) => ({ ...p, ...(opts.allowTypeImports ? { allowTypeImports: true } : {}), message: p.message + see })) }] },
 });
+const routeNoStore = { regex: '(^|/)store/', message: 'routes call one domain command; they never import store/' };
 const serverPackage = { group: ['netloom', 'netloom/*'], message: 'the server is not a library' };
 const outOfPackage = (names, message) => ({ regex: `^(\\.\\./)+(${names.join('|')})(/|$)`, message });
 
@@ -46,8 +47,11 @@ export default tseslint.config(
   layer(['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'], [serverPackage, outOfPackage(['server', 'engine'], 'the web app talks to the server over HTTP only')]),
 
   // Inside the server: routes → domain → store (docs/architecture.md).
-  layer(['packages/server/src/routes/**/*.ts'], [{ regex: '(^|/)store/', message: 'routes call one domain command; they never import store/' }]),
+  // A route file declares routes and calls the domain through the app's decorators (plugins/services.ts); it never
+  // imports the store or another route file (plugins/routes.ts registers them all).
+  layer(['packages/server/src/routes/*.ts'], [routeNoStore, { regex: '^\\./|^\\.\\./routes/', message: 'a route file does not import another route file; shared code goes to http/, presenters/, schemas/ or plugins/' }]),
+  layer(['packages/server/src/routes/*/**/*.ts'], [routeNoStore, { regex: '^\\./|^\\.\\./[^.]', message: 'a route file does not import another route file; shared code goes to http/, presenters/, schemas/ or plugins/' }]),
   layer(['packages/server/src/http/**/*.ts'], [{ regex: '(^|/)store/', message: 'the HTTP layer reaches the database through domain/' }, { regex: '(^|/)routes/', message: 'the HTTP layer does not import routes' }], { allowTypeImports: true }),
-  layer(['packages/server/src/domain/**/*.ts'], [{ regex: '^(\\.\\./)+(http|routes|presenters|cli)/', message: 'the domain does not import the HTTP layer, routes, presenters or the CLI' }]),
+  layer(['packages/server/src/domain/**/*.ts'], [{ regex: '^(\\.\\./)+(http|routes|plugins|presenters|cli)/', message: 'the domain does not import the HTTP layer, routes, plugins, presenters or the CLI' }]),
   layer(['packages/server/src/store/**/*.ts'], [{ regex: '^(\\.\\./)+(domain|http|routes|presenters|schemas|cli)/', message: 'the store imports nothing above it' }]),
 );

@@ -30,6 +30,3 @@ export type EventPayload<N extends EventName> = ((typeof EVENTS)[N] extends Even
 
 export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 
-export function isEventName(value: unknown): value is EventName {
-  return typeof value === 'string' && Object.hasOwn(EVENTS, value);
-}

@@ -30,22 +30,11 @@ import { registerAuth } from './http/auth.ts';
 import { authFailureLimiter } from './http/auth-failures.ts';
 import { databaseCounters, redisCounters } from './store/rate-limits.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
-import { healthRoutes } from './routes/health.ts';
-import { docsRoutes } from './routes/docs.ts';
-import { embedAssetRoutes } from './routes/embed-assets.ts';
-import { webAssetRoutes } from './routes/web-assets.ts';
-import { networkRoutes } from './routes/networks/index.ts';
-import { networkFileRoutes } from './routes/networks/files.ts';
-import { networkCompareRoutes } from './routes/networks/compare.ts';
-import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
-import { jobRoutes, registerJobWorker } from './routes/jobs.ts';
-import { embedRoutes } from './routes/embed/index.ts';
-import { embedContextOf } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
-import { webRoutes } from './routes/web/index.ts';
-import { peopleRoutes } from './routes/people.ts';
-import { surveyRoutes } from './routes/surveys.ts';
-import { respondentRoutes } from './routes/respondent.ts';
+import { registerMetricPool } from './plugins/metric-pool.ts';
+import { registerJobWorker } from './plugins/job-worker.ts';
+import { registerServices } from './plugins/services.ts';
+import { registerRoutes } from './plugins/routes.ts';
 import { startSurveyMailer, type SurveyMailScheduler } from './domain/surveys/mailer.ts';
 import { smtpMailer, type Mailer } from './domain/mail.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
@@ -233,18 +222,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     return webAppDoc;
   });
 
-  await app.register(healthRoutes);
-  await app.register(docsRoutes);
-  await app.register(embedAssetRoutes);
-  await app.register(webAssetRoutes);
-  await app.register(networkRoutes, { prefix: '/api/v2' });
-  await app.register(networkFileRoutes, { prefix: '/api/v2' });
-  registerMetricPool(app, config);
-  await app.register(networkCompareRoutes, { prefix: '/api/v2' });
+  // Composition (docs/architecture.md): the pool, the job worker and the domain services are decorators
+  // made once here; the routes only declare and call them.
+  registerMetricPool(app);
   registerJobWorker(app);
-  await app.register(metricRoutes, { prefix: '/api/v2' });
-  await app.register(jobRoutes, { prefix: '/api/v2' });
-  await app.register(peopleRoutes, { prefix: '/api/v2' });
+  registerServices(app);
   const mail = smtpMailer(config);
   app.decorate('mail', mail);
   app.addHook('onClose', async () => mail?.close());
@@ -257,11 +239,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('preClose', async () => {
     await mailer?.stop();
   });
-  await app.register(surveyRoutes, { prefix: '/api/v2' });
-  await app.register(respondentRoutes);
-  // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
-  const embedContext = embedContextOf(app);
-  await app.register(embedRoutes, { ctx: embedContext });
-  await app.register(webRoutes, { ctx: embedContext });
+  await registerRoutes(app);
   return app;
 }

@@ -26,9 +26,6 @@ export const APP_PATHS = {
 /** Every path the server answers with index.html (the app then renders the page or its own "not found"). */
 export const SERVER_APP_PATHS: readonly string[] = Object.values(APP_PATHS);
 
-/** URL prefixes that belong to the server's own handlers, never to the app (no SPA fallback there). */
-export const RESERVED_PREFIXES = ['/api/', '/app/api/', '/embed/', '/sdk/', '/docs/', '/assets/', '/health'] as const;
-
 /** Fills a path pattern: `pathTo('/networks/:id', { id: 'x' })` → `/networks/x`. */
 export function pathTo(pattern: string, params: Record<string, string> = {}): string {
   return pattern.replace(/:(\w+)/g, (_m, k: string) => encodeURIComponent(params[k] ?? ''));

@@ -4,8 +4,6 @@ import type { NetworksTable } from '../store/schema.ts';
 import { type NetworkResourceSchema } from '@netloom/protocol/http';
 
 export type NetworkMeta = Omit<NetworksTable, 'json_gz'>;
-export type NetworkMetaWithOwner = NetworkMeta & { owner_name: string };
-
 /** The wire shape is the named `Network` schema (protocol/src/http/network.ts). */
 export type NetworkResource = Static<typeof NetworkResourceSchema>;
 

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join, normalize, resolve, sep } from 'node:path';
 import { HttpProblem } from '../http/error-codes.ts';
 import { DocsSite } from '../presenters/docs-site.ts';
-import { webManifest } from './web-assets.ts';
+import { webManifest } from '../presenters/web-manifest.ts';
 
 const DOCS = resolve(import.meta.dirname, '..', '..', '..', '..', 'docs');
 /** Pages carry no script; styles and images from this service only. */

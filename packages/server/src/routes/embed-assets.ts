@@ -25,34 +25,6 @@ const TYPES: Record<string, string> = {
 /** Headers of the viewer's static HTML (the download page): its own scripts only, never framed. */
 const HTML_HEADERS = { 'content-security-policy': "default-src 'self'; img-src 'self' blob: data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'", 'referrer-policy': 'no-referrer' };
 
-function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/**
- * The viewer page for one session. `hostOrigin` is the session's allowed host origin: the viewer only
- * talks to a parent of that origin. No inline script or style, so the page works under a strict CSP
- * (`default-src 'self'; img-src * data:` is enough: node images may come from anywhere).
- */
-export function renderViewerPage(opts: { sessionId: string; hostOrigin: string; apiBase?: string; assetBase?: string }): string {
-  const assets = opts.assetBase ?? '/embed/assets';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Network viewer</title>
-<link rel="stylesheet" href="${escapeAttr(assets)}/viewer.css">
-<script type="module" src="${escapeAttr(assets)}/viewer.js"></script>
-</head>
-<body>
-<div id="netloom-viewer" data-session-id="${escapeAttr(opts.sessionId)}" data-host-origin="${escapeAttr(opts.hostOrigin)}"${opts.apiBase ? ` data-api-base="${escapeAttr(opts.apiBase)}"` : ''}></div>
-</body>
-</html>
-`;
-}
-
 async function sendFile(reply: FastifyReply, dir: string, name: string, extraHeaders: Record<string, string> = {}): Promise<FastifyReply> {
   const file = normalize(join(dir, name));
   const ext = /\.[a-z]+$/.exec(name)?.[0] ?? '';

@@ -13,33 +13,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { SERVER_APP_PATHS } from '@netloom/protocol/http';
 import { HttpProblem } from '../http/error-codes.ts';
+import { WEB_DIST } from '../presenters/web-manifest.ts';
 
-export const WEB_DIST = resolve(import.meta.dirname, '..', '..', '..', 'web', 'dist');
 
 /**
  * The app's pages: same-origin scripts, styles, API calls and frames (the Explore viewer is served by this
  * service); images from here or data: URLs (QR code, icon); never framed by another site.
  */
 export const APP_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-export interface WebManifest {
-  js: string;
-  css: string;
-  preload: string[];
-}
-
-/** The built app's entry files, or null when the app has not been built (`npm run build`). */
-export function webManifest(): WebManifest | null {
-  try {
-    return JSON.parse(readFileSync(join(WEB_DIST, 'manifest.json'), 'utf8')) as WebManifest;
-  } catch {
-    return null;
-  }
-}
 
 function pageHeaders(reply: FastifyReply): FastifyReply {
   return reply

@@ -18,10 +18,6 @@ export type NewJobRow = Omit<JobRow, 'progress' | 'eta_seconds' | 'attempts' | '
 
 const ACTIVE: JobStatus[] = ['queued', 'running'];
 
-export async function insertJob(db: Kysely<Database>, row: NewJobRow): Promise<void> {
-  await db.insertInto('metric_jobs').values({ ...row, progress: 0, attempts: 0 }).execute();
-}
-
 /** A cap on active (queued or running) jobs, counted over the rows whose `column` equals `value`. */
 export interface ActiveCap {
   column: 'owner_key' | 'session_id';

@@ -2,11 +2,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
-export async function getRequireMfa(db: Kysely<Database>, orgId: string): Promise<boolean> {
-  const r = await db.selectFrom('organization_settings').select('require_mfa').where('org_id', '=', orgId).executeTakeFirst();
-  return Number(r?.require_mfa ?? 0) === 1;
-}
-
 export async function setRequireMfa(db: Kysely<Database>, orgId: string, value: boolean, at: string): Promise<void> {
   await db
     .insertInto('organization_settings')

@@ -22,11 +22,6 @@ export async function getUserByEmail(db: Kysely<Database>, email: string): Promi
   return (await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()) ?? null;
 }
 
-export async function getUsersByIds(db: Kysely<Database>, ids: readonly string[]): Promise<UserRecord[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('users').selectAll().where('id', 'in', [...ids]).execute();
-}
-
 export async function countUsers(db: Kysely<Database>): Promise<number> {
   const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(r.n);

@@ -64,15 +64,6 @@ export function Select({ label, hint, error, children, ...input }: FieldShell & 
   );
 }
 
-export function Checkbox({ label, ...input }: { label: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <label className="check">
-      <input type="checkbox" {...input} />
-      <span>{label}</span>
-    </label>
-  );
-}
-
 /** An error notice for a failed request: the message, and the per-field problems as a list. */
 export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;

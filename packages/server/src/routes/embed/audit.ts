@@ -4,7 +4,8 @@ import { AuditPageSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { auditPage, parseAuditFilter } from '../../domain/embedding/audit-log.ts';
-import { orgCredential, paging } from './context.ts';
+import { paging } from '../../http/paging.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 const Query = Type.Object(
   {
@@ -20,7 +21,7 @@ export function auditRoutes(app: App, ctx: EmbedContext): void {
     '/api/v2/embed/audit',
     { config: { auth: { resource: 'embed', action: 'manage' } }, schema: { summary: 'Embedding audit log (newest first)', tags: ['embedding'], querystring: Query, response: { 200: ref(AuditPageSchema), ...problemResponses(403) } } },
     async (request) => {
-      const { orgId } = orgCredential(request);
+      const { orgId } = principalOf(request, 'organization');
       const q = request.query;
       return auditPage(ctx, orgId, parseAuditFilter({ action: q.action }), paging(q));
     },

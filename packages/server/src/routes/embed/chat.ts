@@ -10,20 +10,20 @@ import { ChatSettingsBodySchema, ChatSettingsSchema, PresetQuestionsBodySchema, 
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embedding/chat-settings.ts';
-import { orgCredential } from './context.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 const tags = ['embedding'];
 const NetworkParams = Type.Object({ networkId: Type.String({ maxLength: 100 }) });
 
 export function chatSettingsRoutes(app: App, ctx: EmbedContext): void {
-  app.get('/api/v2/embed/chat', { config: { auth }, schema: { summary: "The organization's AI chat switch and monthly allowance", tags, response: { 200: ref(ChatSettingsSchema), ...problemResponses(403) } } }, async (request) => chatSettings(ctx, orgCredential(request).orgId));
+  app.get('/api/v2/embed/chat', { config: { auth }, schema: { summary: "The organization's AI chat switch and monthly allowance", tags, response: { 200: ref(ChatSettingsSchema), ...problemResponses(403) } } }, async (request) => chatSettings(ctx, principalOf(request, 'organization').orgId));
 
   app.put(
     '/api/v2/embed/chat',
     { config: { auth }, schema: { summary: "Switch the organization's AI chat on or off", tags, body: ref(ChatSettingsBodySchema), response: { 200: ref(ChatSettingsSchema), ...problemResponses(403) } } },
     async (request) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       return setAiChat(ctx, orgId, actor, request.body.aiChat);
     },
   );
@@ -31,7 +31,7 @@ export function chatSettingsRoutes(app: App, ctx: EmbedContext): void {
   app.get(
     '/api/v2/embed/networks/:networkId/chat',
     { config: { auth }, schema: { summary: "A network's preset chat questions (the default set until admins set their own)", tags, params: NetworkParams, response: { 200: ref(PresetQuestionsSchema), ...problemResponses(403, 404) } } },
-    async (request) => networkPresets(ctx, orgCredential(request).orgId, request.params.networkId),
+    async (request) => networkPresets(ctx, principalOf(request, 'organization').orgId, request.params.networkId),
   );
 
   app.put(
@@ -48,7 +48,7 @@ export function chatSettingsRoutes(app: App, ctx: EmbedContext): void {
       },
     },
     async (request) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       return setNetworkPresets(ctx, orgId, actor, request.params.networkId, request.body);
     },
   );

@@ -4,8 +4,8 @@ import { checkedByDomain } from '../../http/route-contract.ts';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { requireEnabled } from '../../domain/embedding/context.ts';
 import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embedding/sessions.ts';
-import { orgCredential } from './context.ts';
 import { LaunchTokenSchema, SessionBodySchema, SessionIdParams, SessionRevokedSchema, SessionSchema, problemResponses, ref } from '@netloom/protocol/http';
+import { principalOf } from '../../plugins/principal.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 const tags = ['embedding'];
@@ -24,7 +24,7 @@ export function sessionRoutes(app: App, ctx: EmbedContext): void {
       },
     },
     async (request, reply) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       const settings = await requireEnabled(ctx, orgId);
       await checkProvisioningRate(ctx, orgId, settings);
       return reply.code(201).send(await createSession(ctx, orgId, actor, request.body ?? {}));
@@ -35,7 +35,7 @@ export function sessionRoutes(app: App, ctx: EmbedContext): void {
     '/api/v2/embed/sessions/:sessionId/launch-tokens',
     { config: { auth }, schema: { summary: 'A new launch token (60 s, single use) for the viewer of a session', tags, params: SessionIdParams, response: { 200: ref(LaunchTokenSchema), ...problemResponses(403, 404, 410, 429) } } },
     async (request) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       const { launchToken } = await issueLaunchToken(ctx, orgId, actor, request.params.sessionId);
       return { launchToken };
     },
@@ -45,7 +45,7 @@ export function sessionRoutes(app: App, ctx: EmbedContext): void {
     '/api/v2/embed/sessions/:sessionId',
     { config: { auth }, schema: { summary: 'Revoke a session (idempotent)', tags, params: SessionIdParams, response: { 200: ref(SessionRevokedSchema), ...problemResponses(403, 404) } } },
     async (request) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       return revokeSession(ctx, orgId, actor, request.params.sessionId);
     },
   );

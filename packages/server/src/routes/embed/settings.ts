@@ -5,7 +5,7 @@ import { EmbedSettingsBodySchema, EmbedSettingsSchema, problemResponses, ref } f
 import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { requireEnabled } from '../../domain/embedding/context.ts';
 import { settingsView, updateSettings } from '../../domain/embedding/settings.ts';
-import { orgCredential } from './context.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 
@@ -13,7 +13,7 @@ export function settingsRoutes(app: App, ctx: EmbedContext): void {
   app.get(
     '/api/v2/embed/settings',
     { config: { auth }, schema: { summary: 'Embedding settings of the organization (readable also while embedding is off)', tags: ['embedding'], response: { 200: ref(EmbedSettingsSchema), ...problemResponses(403) } } },
-    async (request) => settingsView(ctx, orgCredential(request).orgId),
+    async (request) => settingsView(ctx, principalOf(request, 'organization').orgId),
   );
   app.put(
     '/api/v2/embed/settings',
@@ -28,7 +28,7 @@ export function settingsRoutes(app: App, ctx: EmbedContext): void {
       },
     },
     async (request) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       await requireEnabled(ctx, orgId);
       return updateSettings(ctx, orgId, actor, request.body);
     },

@@ -14,8 +14,9 @@ import {
   removeGrant,
 } from '../../domain/embedding/users.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
-import { orgCredential, paging } from './context.ts';
+import { paging } from '../../http/paging.ts';
 import { ExternalIdSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListQuery, ManagedUserListSchema, ManagedUserSchema, problemResponses, ref } from '@netloom/protocol/http';
+import { principalOf } from '../../plugins/principal.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;
 const tags = ['embedding'];
@@ -46,7 +47,7 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
       },
     },
     async (request, reply) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       await provisioning(orgId);
       const { created, result } = await putManagedUser(ctx, orgId, actor, request.params.externalId, request.body ?? {});
       return reply.code(created ? 201 : 200).send(presentManagedUser(result));
@@ -57,7 +58,7 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
     '/api/v2/embed/users/:externalId',
     { config: { auth }, schema: { summary: 'One managed user', tags, params: UserParams, response: { 200: User, ...problemResponses(403, 404) } } },
     async (request) => {
-      const { orgId } = orgCredential(request);
+      const { orgId } = principalOf(request, 'organization');
       return presentManagedUser(await getManagedUserWithGrants(ctx, orgId, request.params.externalId));
     },
   );
@@ -66,7 +67,7 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
     '/api/v2/embed/users',
     { config: { auth }, schema: { summary: 'List managed users (status, limit ≤ 500, offset; oldest first)', tags, querystring: ManagedUserListQuery, response: { 200: ref(ManagedUserListSchema), ...problemResponses(403) } } },
     async (request) => {
-      const { orgId } = orgCredential(request);
+      const { orgId } = principalOf(request, 'organization');
       const q = request.query;
       const page = await listManagedUsersPage(ctx, orgId, { status: q.status, ...paging(q) });
       return { total: page.total, offset: page.offset, limit: page.limit, users: page.users.map(presentManagedUser) };
@@ -81,7 +82,7 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
       schema: { summary: 'Grant View or Edit on an embeddable network', tags, params: GrantParams, body: ref(GrantBodySchema), response: { 200: User, ...provisioningProblems, ...problemResponses(404) } },
     },
     async (request) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       await provisioning(orgId);
       const { externalId, networkId } = request.params;
       return presentManagedUser(await grantNetwork(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
@@ -92,7 +93,7 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
     '/api/v2/embed/users/:externalId/networks/:networkId',
     { config: { auth }, schema: { summary: "Remove a grant (effective on the viewer's next request)", tags, params: GrantParams, response: { 200: User, ...provisioningProblems, ...problemResponses(404) } } },
     async (request) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       await provisioning(orgId);
       const { externalId, networkId } = request.params;
       return presentManagedUser(await removeGrant(ctx, orgId, actor, externalId, networkId));
@@ -103,7 +104,7 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
     '/api/v2/embed/users/:externalId/deactivate',
     { config: { auth }, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, params: UserParams, response: { 200: User, ...provisioningProblems, ...problemResponses(404) } } },
     async (request) => {
-      const { orgId, actor } = orgCredential(request);
+      const { orgId, actor } = principalOf(request, 'organization');
       await provisioning(orgId);
       return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, request.params.externalId));
     },

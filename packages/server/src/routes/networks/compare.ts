@@ -3,20 +3,14 @@
  * network `a` to network `b`. Scope `networks:read` (plus `metrics:write` with `metrics`); read access
  * to both. Thin: schema → domain/networks/compare.ts → the answer's text.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DomainError } from '../../domain/errors.ts';
-import type { Principal } from '../../domain/identity/credentials/principal.ts';
+import type { FastifyInstance } from 'fastify';
 import { compareStoredNetworks, type CompareRequest } from '../../domain/networks/compare.ts';
 import { NetworkCompareBody, NetworkCompareSchema, problemResponses, ref } from '@netloom/protocol/http';
-import { metricRunDeps, withDisconnect } from '../metrics/index.ts';
-
-function me(request: FastifyRequest): Principal {
-  if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
-  return request.principal;
-}
+import { withDisconnect } from '../../http/metric-reply.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 export async function networkCompareRoutes(app: FastifyInstance): Promise<void> {
-  const deps = metricRunDeps(app);
+  const deps = app.metricRunDeps;
   app.post(
     '/networks/compare',
     {
@@ -32,7 +26,7 @@ export async function networkCompareRoutes(app: FastifyInstance): Promise<void> 
       },
     },
     async (request, reply) => {
-      const p = me(request);
+      const p = principalOf(request, 'credential');
       const startedAt = Date.now() - reply.elapsedTime;
       return withDisconnect(reply, async (signal) => ({ json: await compareStoredNetworks({ ...deps, log: request.log }, p, request.body as CompareRequest, { signal, startedAt }) }));
     },

@@ -6,51 +6,20 @@
  * - `GET /networks/public?q=&limit=&offset=` (Discover; no credential).
  * Thin: the domain reads, checks and stores; these routes move files and present.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.ts';
-import { importNetwork } from '../../domain/networks/import.ts';
-import { exportNetwork } from '../../domain/networks/export.ts';
 import { listPublicNetworks } from '../../domain/networks/discover.ts';
 import { template, TEMPLATE_NAME } from '../../domain/formats/templates.ts';
 import { fileBaseName } from '../../domain/formats/values.ts';
 import type { FormatId } from '../../domain/formats/index.ts';
-import type { Principal } from '../../domain/identity/credentials/principal.ts';
-import { contentDisposition, readUpload, registerUploads } from '../../http/upload.ts';
+import { contentDisposition, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
+import { principalOf } from '../../plugins/principal.ts';
+import { handleExport, handleImport } from '../../http/network-files.ts';
 
 const problems = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ProblemRef]));
-
-function me(request: FastifyRequest): Principal {
-  if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
-  return request.principal;
-}
-
-/** The import route's work, shared with the web app's upload. */
-export async function handleImport(app: FastifyInstance, request: FastifyRequest, principal: Principal) {
-  const upload = await readUpload(request);
-  try {
-    const rec = await importNetwork(app.database.db, app.config, principal, {
-      file: upload.files.get('file'),
-      nodesFile: upload.files.get('nodesFile'),
-      fields: upload.fields,
-    });
-    request.log.info({ networkId: rec.id, format: rec.format, nodes: rec.node_count, edges: rec.edge_count }, 'network imported');
-    return { ...presentNetwork(rec, rec.owner_name), warnings: rec.warnings };
-  } finally {
-    await upload.cleanup();
-  }
-}
-
-/** The export route's work, shared with the web app's download. */
-export async function handleExport(app: FastifyInstance, reply: FastifyReply, principal: Principal | null, id: string, format: FormatId) {
-  const out = await exportNetwork(app.database.db, principal, id, format, (rec) => ({ ...presentNetwork(rec, rec.owner_name) }));
-  reply.header('content-disposition', contentDisposition(out.filename, out.filenameUtf8));
-  reply.header('cache-control', 'private, no-store');
-  reply.type(out.file.contentType);
-  return reply.send(out.file.body);
-}
 
 export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
   await registerUploads(app, app.config.limits.maxBodyBytes);
@@ -71,7 +40,7 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
       // the multipart body is read by the handler (streamed to disk); the schema documents it
       validatorCompiler: () => () => true,
     },
-    async (request) => handleImport(app, request, me(request)),
+    async (request) => handleImport(app, request, principalOf(request, 'credential')),
   );
 
   app.get(

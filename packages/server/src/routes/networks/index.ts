@@ -9,21 +9,15 @@ import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { Type } from 'typebox';
 import { loadReadableWithGzip } from '../../domain/networks/access.ts';
 import { createNetwork, deleteNetwork, listNetworks, replaceNetwork } from '../../domain/networks/commands.ts';
-import { DomainError } from '../../domain/errors.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema, problemResponses, ref } from '@netloom/protocol/http';
-import type { Principal } from '../../domain/identity/credentials/principal.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 const gunzipAsync = promisify(gunzip);
 
 /** Bodies are checked by parseNetworkBody (all problems at once, legacy input); the schema documents them. */
 const noAjv = () => () => true;
-
-function me(request: FastifyRequest): Principal {
-  if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
-  return request.principal;
-}
 
 /** Stored JSON up to this many gzip bytes is handled with synchronous zlib (cheaper than a threadpool hop). */
 const SYNC_ZLIB_BYTES = 64 * 1024;
@@ -94,7 +88,7 @@ export async function networkRoutes(app: App): Promise<void> {
       schema: { summary: 'List your networks (without networkJSON)', tags: ['networks'], response: { 200: Type.Array(ref(NetworkResourceSchema)) } },
     },
     async (request) => {
-      const rows = await listNetworks(deps, me(request));
+      const rows = await listNetworks(deps, principalOf(request, 'credential'));
       return rows.map((r) => presentNetwork(r, r.owner_name));
     },
   );
@@ -131,7 +125,7 @@ export async function networkRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const rec = await createNetwork(deps, me(request), request.body);
+      const rec = await createNetwork(deps, principalOf(request, 'credential'), request.body);
       request.log.info({ networkId: rec.id, nodes: rec.node_count, edges: rec.edge_count }, 'network created');
       return presentNetwork(rec, rec.owner_name);
     },
@@ -151,7 +145,7 @@ export async function networkRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const rec = await replaceNetwork(deps, me(request), request.params.id, request.body);
+      const rec = await replaceNetwork(deps, principalOf(request, 'credential'), request.params.id, request.body);
       return presentNetwork(rec, rec.owner_name);
     },
   );
@@ -164,7 +158,7 @@ export async function networkRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const { id } = request.params;
-      await deleteNetwork(deps, me(request), id);
+      await deleteNetwork(deps, principalOf(request, 'credential'), id);
       return { _id: id, deleted: true as const };
     },
   );

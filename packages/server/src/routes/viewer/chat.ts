@@ -7,17 +7,17 @@
  *   POST /api/v2/embed/viewer/chat/cancel              stops the answer in progress → { cancelled, reply? }
  *   POST /api/v2/embed/viewer/chat/new                 starts a new conversation → { conversationId, cancelled }
  */
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import { problemResponses, ref, ChatAskBodySchema, ChatAskedSchema, ChatCancelledSchema, ChatConversationSchema, ChatMessageSchema, ChatStateSchema } from '@netloom/protocol/http';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
-import { viewerOf } from './auth.ts';
 import { askQuestion, cancelAnswer, chatMessage, chatMessages, chatState, newConversation, type ChatDeps } from '../../domain/embedding/chat.ts';
 import { assistantFromConfig, type Assistant } from '../../domain/embedding/assistant/index.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { chatCompute } from '../../domain/metrics/runs.ts';
-import { metricRunDeps } from '../metrics/index.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 const skip = { auth: { skip: true } };
 const tags = ['embedded viewer'];
@@ -28,12 +28,12 @@ const viewerProblems = problemResponses(401, 410);
 const chatProblems = problemResponses(401, 403, 410);
 
 export function viewerChatRoutes(app: App, ctx: EmbedContext, opts: { assistant?: Assistant } = {}): void {
-  const viewer = viewerOf;
+  const viewer = (request: FastifyRequest) => principalOf(request, 'viewer');
   const assistant = opts.assistant ?? assistantFromConfig(ctx.config.ai);
   const deps: ChatDeps = {
     ctx,
     assistant,
-    compute: chatCompute(metricRunDeps(app)), // engine metrics through the pool, never written back
+    compute: chatCompute(app.metricRunDeps), // engine metrics through the pool, never written back
     logError: (err, facts) => app.log.warn({ err: { message: err instanceof Error ? err.message : String(err) }, ...facts }, 'AI chat answer failed'),
   };
 

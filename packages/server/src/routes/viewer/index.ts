@@ -17,6 +17,7 @@
  * Every other call first checks that the session still lives (410 SESSION_EXPIRED otherwise) and counts as
  * activity. Responses are never cached and carry `Referrer-Policy: no-referrer`.
  */
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import { problemResponses, ref, NetworkJSONSchema, NetworkMetricValueSchema, NodeMetricValuesSchema, AccessTokenBodySchema, AccessTokenSchema, DataLinkQuery, EmbedViewBodySchema, EmbedViewSchema, HeartbeatSchema, SessionIdParams, SessionStatusSchema, ViewerNetworkSchema, ViewerSessionSchema, ViewerJobSchema } from '@netloom/protocol/http';
@@ -25,16 +26,15 @@ import { gunzip } from 'node:zlib';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { exchangeLaunchToken, pageOrigin } from '../../domain/embedding/sessions.ts';
-import { viewerOf } from './auth.ts';
 import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embedding/views.ts';
 import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embedding/viewer.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
 import { runSessionMetric } from '../../domain/metrics/runs.ts';
-import { metricRunDeps, prefersAsync } from '../metrics/index.ts';
-import { jobDeps } from '../jobs.ts';
+import { prefersAsync } from '../../http/metric-reply.ts';
 import { submitSessionMetricJob } from '../../domain/metrics/viewer-jobs.ts';
 import { presentViewerJob } from '../../presenters/viewer-job.ts';
 import { presentView } from '../../presenters/embed.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 const gunzipAsync = promisify(gunzip);
 const skip = { auth: { skip: true } };
@@ -47,7 +47,7 @@ const ViewIdParams = Type.Object({ viewId: Type.String({ maxLength: 100 }) });
 const EmbedView = ref(EmbedViewSchema);
 
 export function viewerRoutes(app: App, ctx: EmbedContext): void {
-  const viewer = viewerOf;
+  const viewer = (request: FastifyRequest) => principalOf(request, 'viewer');
 
   app.addHook('onSend', async (request, reply) => {
     const url = request.url;
@@ -178,10 +178,10 @@ export function viewerRoutes(app: App, ctx: EmbedContext): void {
       const live = await viewer(request);
       const { kind, metricId } = request.params;
       if (prefersAsync(request)) {
-        const job = await submitSessionMetricJob({ ...jobDeps(app), log: request.log }, ctx, live, kind, metricId, request.body);
+        const job = await submitSessionMetricJob({ ...app.jobDeps, log: request.log }, ctx, live, kind, metricId, request.body);
         return reply.code(202).header('location', `/api/v2/embed/viewer/jobs/${job.row.id}`).header('preference-applied', 'respond-async').send(presentViewerJob(job));
       }
-      const answer = await runSessionMetric(metricRunDeps(app), ctx, live, kind, metricId, request.body, { startedAt: Date.now() - reply.elapsedTime });
+      const answer = await runSessionMetric(app.metricRunDeps, ctx, live, kind, metricId, request.body, { startedAt: Date.now() - reply.elapsedTime });
       return reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
     },
   );

@@ -11,7 +11,7 @@ import type { JobDeps } from '../../domain/metrics/jobs.ts';
 import { cancelSessionMetricJob, getSessionMetricJob } from '../../domain/metrics/viewer-jobs.ts';
 import { presentViewerJob } from '../../presenters/viewer-job.ts';
 import { problemResponses, ref, ViewerJobSchema } from '@netloom/protocol/http';
-import { viewerOf } from './auth.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 const JobIdParams = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -26,7 +26,7 @@ export function viewerJobRoutes(app: App, _ctx: EmbedContext, deps: () => JobDep
       params: JobIdParams,
       response: { 200: ref(ViewerJobSchema), ...problemResponses(401, 404, 410) },
     },
-  }, async (request) => presentViewerJob(await getSessionMetricJob(deps().db, viewerOf(request), request.params.jobId)));
+  }, async (request) => presentViewerJob(await getSessionMetricJob(deps().db, principalOf(request, 'viewer'), request.params.jobId)));
 
   app.delete('/api/v2/embed/viewer/jobs/:jobId', {
     config: common.config,
@@ -37,5 +37,5 @@ export function viewerJobRoutes(app: App, _ctx: EmbedContext, deps: () => JobDep
       params: JobIdParams,
       response: { 200: ref(ViewerJobSchema), ...problemResponses(401, 404, 410) },
     },
-  }, async (request) => presentViewerJob(await cancelSessionMetricJob(deps(), viewerOf(request), request.params.jobId)));
+  }, async (request) => presentViewerJob(await cancelSessionMetricJob(deps(), principalOf(request, 'viewer'), request.params.jobId)));
 }

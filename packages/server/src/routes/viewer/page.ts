@@ -3,13 +3,13 @@
  * `Content-Security-Policy: frame-ancestors <session origin>` while the session lives, `'none'` for an
  * ended or unknown session or a removed origin (so the page stops loading in a frame at once; 410/404);
  * `Referrer-Policy: no-referrer`; no cookies; never cached. The viewer app comes in the next issue; this
- * page loads its bundle (routes/embed-assets.ts renderViewerPage) with the session id and host origin.
+ * page loads its bundle (presenters/viewer-page.ts) with the session id and host origin.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { pageOrigin } from '../../domain/embedding/sessions.ts';
-import { renderViewerPage } from '../embed-assets.ts';
+import { renderViewerPage } from '../../presenters/viewer-page.ts';
 
 export function embedPageRoutes(app: FastifyInstance, ctx: EmbedContext): void {
   app.get(

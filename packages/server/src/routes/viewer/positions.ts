@@ -4,9 +4,9 @@
  */
 import type { App } from '../../http/app-type.ts';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
-import { viewerOf } from './auth.ts';
 import { keepPositions } from '../../domain/networks/positions.ts';
 import { PositionsBodySchema, PositionsResultSchema, problemResponses, ref } from '@netloom/protocol/http';
+import { principalOf } from '../../plugins/principal.ts';
 
 export function viewerPositionRoutes(app: App, ctx: EmbedContext): void {
   app.put('/api/v2/embed/viewer/network/positions', {
@@ -19,7 +19,7 @@ export function viewerPositionRoutes(app: App, ctx: EmbedContext): void {
       response: { 200: ref(PositionsResultSchema), ...problemResponses(401, 403, 404, 409, 410) },
     },
   }, async (request) => {
-    const live = viewerOf(request);
+    const live = principalOf(request, 'viewer');
     return keepPositions(ctx, live, request.body);
   });
 }

@@ -39,8 +39,9 @@ import { embedSnippet } from '../../domain/embedding/snippet.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
 import { AuditQuery, EmbeddingConsoleSchema, ExternalIdParams, GrantParams, ConsoleLaunchTokenSchema, LiveSessionPageSchema, ConsoleManagedUserListQuery, NetworkChoicesSchema, ConsoleNetworkIdParams, PageQuery, ConsoleSessionIdParams, TrySessionBody, TrySessionSchema, AuditPageSchema, ChatSettingsBodySchema, ChatSettingsSchema, EmbedSettingsBodySchema, EmbedSettingsSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListSchema, ManagedUserSchema, PresetQuestionsBodySchema, PresetQuestionsSchema, SessionRevokedSchema, cookieSecurity, webProblems, ref } from '@netloom/protocol/http';
 import { checkedByDomain } from '../../http/route-contract.ts';
-import { paging } from '../embed/context.ts';
-import { ConsoleTag, orgAdminOf } from './organization-members.ts';
+import { paging } from '../../http/paging.ts';
+import { ConsoleTag } from '../../schemas/tags.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 const P = '/app/api/organization/embedding';
 /** The data-disclosure acknowledgement's text (docs/embedding-api.md, "Organization settings"). */
@@ -59,37 +60,37 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
   }
 
   app.get(P, { config, schema: { summary: 'Embedding settings, seats and AI chat of the organization', tags, security, response: { 200: ref(EmbeddingConsoleSchema), ...webProblems(401, 403) } } }, async (request) => {
-    const { orgId } = orgAdminOf(request);
+    const { orgId } = principalOf(request, 'admin');
     const [settings, chat] = await Promise.all([settingsView(ctx, orgId), chatSettings(ctx, orgId)]);
     return { settings, chat, disclosureText: DISCLOSURE_TEXT };
   });
 
   app.put(`${P}/settings`, { config, validatorCompiler: checkedByDomain, schema: { summary: 'Change allowed origins, all owned networks / chosen networks, the data disclosure', tags, security, body: ref(EmbedSettingsBodySchema), response: { 200: ref(EmbedSettingsSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
-    const { orgId, actor } = orgAdminOf(request);
+    const { orgId, actor } = principalOf(request, 'admin');
     await requireEnabled(ctx, orgId);
     return updateSettings(ctx, orgId, actor, request.body);
   });
 
   app.get(`${P}/networks`, { config, schema: { summary: "The organization's networks for the embeddable chooser", tags, security, response: { 200: ref(NetworkChoicesSchema), ...webProblems(401, 403) } } }, async (request) =>
-    embeddingNetworkChoices(ctx, orgAdminOf(request).orgId),
+    embeddingNetworkChoices(ctx, principalOf(request, 'admin').orgId),
   );
 
   app.get(`${P}/users`, { config, schema: { summary: 'Managed users (status, paging; oldest first)', tags, security, querystring: ConsoleManagedUserListQuery, response: { 200: ref(ManagedUserListSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
-    const { orgId } = orgAdminOf(request);
+    const { orgId } = principalOf(request, 'admin');
     const q = request.query;
     const page = await listManagedUsersPage(ctx, orgId, { status: q.status, ...paging(q) });
     return { total: page.total, offset: page.offset, limit: page.limit, users: page.users.map(presentManagedUser) };
   });
 
   app.get(`${P}/users/:externalId`, { config, schema: { summary: 'One managed user', tags, security, params: ExternalIdParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404) } } }, async (request) =>
-    presentManagedUser(await getManagedUserWithGrants(ctx, orgAdminOf(request).orgId, request.params.externalId)),
+    presentManagedUser(await getManagedUserWithGrants(ctx, principalOf(request, 'admin').orgId, request.params.externalId)),
   );
 
   app.put(
     `${P}/users/:externalId`,
     { config, validatorCompiler: checkedByDomain, schema: { summary: 'Create (201) or update (200) a managed user; reactivates a deactivated one', tags, security, params: ExternalIdParams, body: ref(ManagedUserBodySchema), response: { 200: ref(ManagedUserSchema), 201: ref(ManagedUserSchema), ...webProblems(400, 401, 402, 403, 409, 429) } } },
     async (request, reply) => {
-      const { orgId, actor } = orgAdminOf(request);
+      const { orgId, actor } = principalOf(request, 'admin');
       await provisioning(orgId);
       const { created, result } = await putManagedUser(ctx, orgId, actor, request.params.externalId, request.body ?? {});
       return reply.code(created ? 201 : 200).send(presentManagedUser(result));
@@ -100,7 +101,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     `${P}/users/:externalId/networks/:networkId`,
     { config, validatorCompiler: checkedByDomain, schema: { summary: 'Grant View or Edit on an embeddable network', tags, security, params: GrantParams, body: ref(GrantBodySchema), response: { 200: ref(ManagedUserSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
-      const { orgId, actor } = orgAdminOf(request);
+      const { orgId, actor } = principalOf(request, 'admin');
       await provisioning(orgId);
       const { externalId, networkId } = request.params;
       return presentManagedUser(await grantNetwork(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
@@ -111,7 +112,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     `${P}/users/:externalId/networks/:networkId`,
     { config, schema: { summary: 'Remove a grant', tags, security, params: GrantParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
-      const { orgId, actor } = orgAdminOf(request);
+      const { orgId, actor } = principalOf(request, 'admin');
       await provisioning(orgId);
       const { externalId, networkId } = request.params;
       return presentManagedUser(await removeGrant(ctx, orgId, actor, externalId, networkId));
@@ -122,14 +123,14 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     `${P}/users/:externalId/deactivate`,
     { config, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, security, params: ExternalIdParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
-      const { orgId, actor } = orgAdminOf(request);
+      const { orgId, actor } = principalOf(request, 'admin');
       await provisioning(orgId);
       return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, request.params.externalId));
     },
   );
 
   app.get(`${P}/sessions`, { config, schema: { summary: 'Live embed sessions (newest first)', tags, security, querystring: PageQuery, response: { 200: ref(LiveSessionPageSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
-    const { orgId } = orgAdminOf(request);
+    const { orgId } = principalOf(request, 'admin');
     return liveSessionsPage(ctx, orgId, paging(request.query));
   });
 
@@ -137,7 +138,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     `${P}/sessions`,
     { config, schema: { summary: 'Try it: a session for a managed user on one network, with its launch token and the embed snippet', tags, security, body: ref(TrySessionBody), response: { 201: ref(TrySessionSchema), ...webProblems(400, 401, 403, 404, 410, 429) } } },
     async (request, reply) => {
-      const { orgId, actor } = orgAdminOf(request);
+      const { orgId, actor } = principalOf(request, 'admin');
       await provisioning(orgId);
       const b = request.body;
       const maxMinutes = b.maxMinutes ?? 60;
@@ -161,7 +162,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     `${P}/sessions/:sessionId/launch-tokens`,
     { config, schema: { summary: "A new launch token for the console's live preview", tags, security, params: ConsoleSessionIdParams, response: { 200: ref(ConsoleLaunchTokenSchema), ...webProblems(401, 403, 404, 410) } } },
     async (request) => {
-      const { orgId, actor } = orgAdminOf(request);
+      const { orgId, actor } = principalOf(request, 'admin');
       const { launchToken } = await issueLaunchToken(ctx, orgId, actor, request.params.sessionId);
       return { launchToken };
     },
@@ -171,13 +172,13 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     `${P}/sessions/:sessionId`,
     { config, schema: { summary: 'Revoke a session (idempotent)', tags, security, params: ConsoleSessionIdParams, response: { 200: ref(SessionRevokedSchema), ...webProblems(401, 403, 404) } } },
     async (request) => {
-      const { orgId, actor } = orgAdminOf(request);
+      const { orgId, actor } = principalOf(request, 'admin');
       return revokeSession(ctx, orgId, actor, request.params.sessionId);
     },
   );
 
   app.get(`${P}/audit`, { config, schema: { summary: 'The audit log, filtered by action, actor, target and dates; newest first', tags, security, querystring: AuditQuery, response: { 200: ref(AuditPageSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
-    const { orgId } = orgAdminOf(request);
+    const { orgId } = principalOf(request, 'admin');
     const q = request.query;
     return auditPage(ctx, orgId, parseAuditFilter(q), paging(q));
   });
@@ -186,7 +187,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     `${P}/audit.csv`,
     { config, schema: { summary: 'The filtered audit log as CSV (at most 50,000 rows, newest first)', tags, security, querystring: AuditQuery, response: { 200: { description: 'The audit log as CSV (Content-Disposition: attachment; X-Netloom-Truncated: true when cut at 50,000 rows)', content: { 'text/csv': { schema: Type.String() } } }, ...webProblems(400, 401, 403) } } },
     async (request, reply) => {
-      const { orgId } = orgAdminOf(request);
+      const { orgId } = principalOf(request, 'admin');
       const { csv, truncated } = await auditCsv(ctx, orgId, parseAuditFilter(request.query));
       const day = new Date(ctx.now()).toISOString().slice(0, 10);
       return reply
@@ -198,19 +199,19 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
   );
 
   app.put(`${P}/chat`, { config, schema: { summary: "Switch the organization's AI chat on or off", tags, security, body: ref(ChatSettingsBodySchema), response: { 200: ref(ChatSettingsSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
-    const { orgId, actor } = orgAdminOf(request);
+    const { orgId, actor } = principalOf(request, 'admin');
     return setAiChat(ctx, orgId, actor, request.body.aiChat);
   });
 
   app.get(`${P}/networks/:networkId/presets`, { config, schema: { summary: "A network's preset chat questions", tags, security, params: ConsoleNetworkIdParams, response: { 200: ref(PresetQuestionsSchema), ...webProblems(401, 403, 404) } } }, async (request) =>
-    networkPresets(ctx, orgAdminOf(request).orgId, request.params.networkId),
+    networkPresets(ctx, principalOf(request, 'admin').orgId, request.params.networkId),
   );
 
   app.put(
     `${P}/networks/:networkId/presets`,
     { config, validatorCompiler: checkedByDomain, schema: { summary: "Set a network's preset questions ({ presetQuestions: [String] | null })", tags, security, params: ConsoleNetworkIdParams, body: ref(PresetQuestionsBodySchema), response: { 200: ref(PresetQuestionsSchema), ...webProblems(400, 401, 403, 404) } } },
     async (request) => {
-      const { orgId, actor } = orgAdminOf(request);
+      const { orgId, actor } = principalOf(request, 'admin');
       return setNetworkPresets(ctx, orgId, actor, request.params.networkId, request.body);
     },
   );

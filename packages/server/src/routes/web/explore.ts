@@ -8,9 +8,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { exploreLaunchToken, startOwnerExplore, startPublicExplore } from '../../domain/embedding/explore.ts';
-import { requireWeb } from '../../http/web-session.ts';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { cookieSecurity, optionalCookieSecurity, ExploreParams, ExploreSessionParams, ExploreStartedSchema, ExploreLaunchTokenSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
+import { principalOf } from '../../plugins/principal.ts';
 
 /** The web app's origin as the browser sent it (already checked to be our own by http/web-session.ts). */
 function appOrigin(request: FastifyRequest, publicUrl: string): string {
@@ -36,7 +36,7 @@ export function webExploreRoutes(app: App, ctx: EmbedContext): void {
       schema: { tags, security: cookieSecurity, summary: 'Open a network in the viewer in owner mode', params: ExploreParams, response: { 201: ref(ExploreStartedSchema), ...webProblems(401, 403, 404, 429) } },
     },
     async (request, reply) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const started = await startOwnerExplore(ctx, {
         principal: w.principal,
         webSessionId: w.sessionId,

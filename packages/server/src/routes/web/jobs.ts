@@ -8,10 +8,9 @@
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../../domain/metrics/web-jobs.ts';
-import { requireWeb } from '../../http/web-session.ts';
 import { presentJob } from '../../presenters/job.ts';
 import { WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, ref, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
-import { jobDeps } from '../jobs.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 function present(w: WebJob) {
   return { ...presentJob(w.job, { withResult: false }), networkName: w.networkName };
@@ -25,7 +24,7 @@ export function webJobRoutes(app: App): void {
     '/app/api/jobs',
     { config: web, schema: { ...base, summary: 'Your metric jobs, newest first: status, progress, ETA, network', querystring: WebJobListQuery, response: { 200: ref(WebJobListSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const q = request.query;
       const limit = q.limit === undefined ? 50 : Number(q.limit);
       const offset = q.offset === undefined ? 0 : Number(q.offset);
@@ -39,8 +38,8 @@ export function webJobRoutes(app: App): void {
     '/app/api/jobs/:id',
     { config: web, schema: { ...base, summary: 'Cancel one of your metric jobs (frees its worker); a finished job is answered as it is', params: WebJobIdParams, response: { 200: ref(WebJobSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
-      return present(await cancelWebJob(jobDeps(app), w.principal, request.params.id));
+      const w = principalOf(request, 'web');
+      return present(await cancelWebJob(app.jobDeps, w.principal, request.params.id));
     },
   );
 
@@ -57,9 +56,9 @@ export function webJobRoutes(app: App): void {
       },
     },
     async (request, reply) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { id, metricId } = request.params;
-      const job = await startWebMetricJob({ ...jobDeps(app), log: request.log }, w.principal, id, metricId, request.body ?? {});
+      const job = await startWebMetricJob({ ...app.jobDeps, log: request.log }, w.principal, id, metricId, request.body ?? {});
       return reply.code(202).send(present(job));
     },
   );

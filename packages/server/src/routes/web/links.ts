@@ -11,7 +11,7 @@ import { describeLink, redeemLink } from '../../domain/identity/user-links.ts';
 import { resolveWebSession, startWebSession } from '../../domain/web/sessions.ts';
 import { sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
 import { LinkInfoSchema, LinkParams, LinkRedeemBody, SessionInfoSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
-import { sessionInfo } from './present.ts';
+import { sessionInfo } from '../../presenters/web.ts';
 
 export function webLinkRoutes(app: App, deps: SignInDeps): void {
   const db = app.database.db;

@@ -11,11 +11,11 @@
  */
 import type { App } from '../../http/app-type.ts';
 import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, unshareWebNetwork, webNetworkDetail } from '../../domain/networks/web.ts';
-import { requireWeb } from '../../http/web-session.ts';
 import { registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { DeletedSchema, ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ref, ExportQuery, fileResponse, ImportBody, ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
-import { handleExport, handleImport } from '../networks/files.ts';
+import { handleExport, handleImport } from '../../http/network-files.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 export async function webNetworkRoutes(app: App): Promise<void> {
   await registerUploads(app, app.config.limits.maxBodyBytes);
@@ -28,7 +28,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     '/app/api/networks',
     { config: web, schema: { ...base, summary: 'Your networks and the ones shared with you, with counts against the plan maxima', querystring: WebNetworkListQuery, response: { 200: ref(WebNetworkListSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { sort } = request.query;
       const list = await listWebNetworks(db, cfg, w.principal, sort ?? 'modified');
       return { networks: list.networks.map(({ rec, access }) => ({ ...presentNetwork(rec, rec.owner_name), access })), counts: list.counts, maxima: list.maxima };
@@ -39,7 +39,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     '/app/api/networks/:id',
     { config: web, schema: { ...base, summary: 'A network page: metadata, your access, saved views, shares', params: NetworkIdParams, response: { 200: ref(WebNetworkDetailSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { id } = request.params;
       const d = await webNetworkDetail(db, w.principal, id);
       return { ...presentNetwork(d.rec, d.rec.owner_name), access: d.access, viewCount: d.viewCount, shares: d.shares };
@@ -50,7 +50,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     '/app/api/networks/:id',
     { config: web, schema: { ...base, summary: 'Rename, describe, make Public/Private, set directedness', params: NetworkIdParams, body: ref(WebNetworkPatchBody), response: { 200: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { id } = request.params;
       const rec = await patchWebNetwork(db, cfg, w.principal, id, request.body);
       return presentNetwork(rec, rec.owner_name);
@@ -61,7 +61,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     '/app/api/networks/:id',
     { config: web, schema: { ...base, summary: 'Delete a network (owner only)', params: NetworkIdParams, response: { 200: ref(DeletedSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { id } = request.params;
       await deleteWebNetwork(db, w.principal, id);
       request.log.info({ networkId: id }, 'network deleted in the web app');
@@ -73,7 +73,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     '/app/api/networks/:id/shares',
     { config: web, schema: { ...base, summary: 'Share with a user by e-mail (View or Edit), or change the permission', params: NetworkIdParams, body: ref(ShareBody), response: { 200: ref(SharesSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { id } = request.params;
       return { shares: await shareWebNetwork(db, w.principal, id, request.body) };
     },
@@ -83,7 +83,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     '/app/api/networks/:id/shares/:email',
     { config: web, schema: { ...base, summary: 'Stop sharing with a user', params: ShareParams, response: { 200: ref(SharesSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { id, email } = request.params;
       return { shares: await unshareWebNetwork(db, w.principal, id, email) };
     },
@@ -104,7 +104,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
       validatorCompiler: () => () => true,
     },
     async (request, reply) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const net = await handleImport(app, request, w.principal);
       return reply.code(201).send(net);
     },
@@ -114,7 +114,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     '/app/api/networks/:id/export',
     { config: web, schema: { ...base, summary: 'Download a network as JSON, Excel, GEXF, GraphML or CSV (zip)', params: NetworkIdParams, querystring: ExportQuery, response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request, reply) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { id } = request.params;
       const { format } = request.query;
       return handleExport(app, reply, w.principal, id, format);

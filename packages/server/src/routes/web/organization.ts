@@ -9,8 +9,8 @@ import { DomainError } from '../../domain/errors.ts';
 import { isOrgAdmin } from '../../domain/identity/users.ts';
 import { createInvitation } from '../../domain/identity/user-links.ts';
 import { mailInvitation } from '../../domain/identity/reset-mail.ts';
-import { requireWeb } from '../../http/web-session.ts';
 import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
+import { principalOf } from '../../plugins/principal.ts';
 
 export function webOrganizationRoutes(app: App): void {
   const db = app.database.db;
@@ -20,7 +20,7 @@ export function webOrganizationRoutes(app: App): void {
     '/app/api/organization/settings',
     { config: { web: true }, schema: { ...base, summary: "Change the organization's settings (require MFA)", body: ref(OrgSettingsBody), response: { 200: ref(OrgSettingsSchema), ...webProblems(400, 401, 403, 429) } } },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const { requireMfa } = request.body;
       await setOrganizationRequireMfa(db, w.membership, requireMfa, app.now());
       request.log.info({ orgId: w.membership?.org_id, requireMfa }, 'organization require-MFA changed');
@@ -32,7 +32,7 @@ export function webOrganizationRoutes(app: App): void {
     '/app/api/organization/invitations',
     { config: { web: true }, schema: { ...base, summary: 'Invite someone into the organization: a one-time link valid 7 days', body: ref(InvitationBody), response: { 201: ref(CreatedLinkSchema), ...webProblems(400, 401, 403, 409, 429) } } },
     async (request, reply) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       if (!w.membership || !isOrgAdmin(w.membership)) throw new DomainError('FORBIDDEN', 'only Owners and Admins of an organization invite members');
       const body = request.body;
       const link = await createInvitation(db, app.config.publicUrl, { email: body.email, orgId: w.membership.org_id, role: body.role ?? 'Standard User', createdBy: `user:${w.userId}`, inviterUserId: w.userId }, app.now());

@@ -8,9 +8,10 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { signIn, type SignInDeps } from '../../domain/identity/sign-in.ts';
 import { endWebSession, resolveWebSession, startWebSession } from '../../domain/web/sessions.ts';
-import { clearSessionCookie, requireWeb, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
+import { clearSessionCookie, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
 import { cookieSecurity, optionalCookieSecurity, SessionInfoSchema, SignedOutSchema, SignInBody, WebTag, webProblems, ref } from '@netloom/protocol/http';
-import { sessionInfo } from './present.ts';
+import { sessionInfo } from '../../presenters/web.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 export function webSessionRoutes(app: App, deps: SignInDeps): void {
   const tags = [WebTag];
@@ -21,7 +22,7 @@ export function webSessionRoutes(app: App, deps: SignInDeps): void {
       config: { web: { mfaExempt: true } },
       schema: { summary: 'The signed-in user, organization and CSRF token', tags, security: cookieSecurity, response: { 200: ref(SessionInfoSchema), ...webProblems(401, 429) } },
     },
-    async (request) => sessionInfo(app, requireWeb(request)),
+    async (request) => sessionInfo(app, principalOf(request, 'web')),
   );
 
   app.post(

@@ -4,12 +4,12 @@
  * `Authorization: Bearer nla_…` is 401 (410 when the session ended) without its body being decompressed
  * or parsed, and an unauthenticated body is never inflated past the anonymous limit. A refused token
  * counts as a failed authentication of the client's address (http/auth-failures.ts).
- * Handlers take the live session with `viewerOf(request)`.
+ * Handlers take the live session with `principalOf(request, 'viewer')` (plugins/principal.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EmbedContext } from '../../domain/embedding/context.ts';
-import { authenticateViewer, type LiveSession } from '../../domain/embedding/sessions.ts';
-import { DomainError } from '../../domain/errors.ts';
+import type { FastifyInstance } from 'fastify';
+import type { EmbedContext } from '../domain/embedding/context.ts';
+import { authenticateViewer, type LiveSession } from '../domain/embedding/sessions.ts';
+import { DomainError } from '../domain/errors.ts';
 
 export type ViewerSession = LiveSession & { accessTokenExpiresAt: number };
 
@@ -39,10 +39,4 @@ export function registerViewerAuth(app: FastifyInstance, ctx: EmbedContext): voi
       },
     );
   });
-}
-
-/** The live session of a viewer route's request (authenticated by the hook above). */
-export function viewerOf(request: FastifyRequest): ViewerSession {
-  if (!request.viewerSession) throw new Error(`viewerOf: ${request.routeOptions.url} is not under ${VIEWER_PREFIX}`);
-  return request.viewerSession;
 }

@@ -1,8 +1,8 @@
 /** Presenters of the web app's session endpoints (shapes in protocol/src/http/web.ts). */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import type { WebRequestState } from '../../http/web-session.ts';
-import { embeddingEnabled } from '../../domain/embedding/settings.ts';
+import type { WebRequestState } from '../http/web-session.ts';
+import { embeddingEnabled } from '../domain/embedding/settings.ts';
 import { type SessionInfoSchema, type WebOrganizationSchema, type WebUserSchema } from '@netloom/protocol/http';
 
 export function webUser(web: WebRequestState): Static<typeof WebUserSchema> {
