@@ -25,6 +25,7 @@ import { registerNulGuard } from './http/nul-guard.ts';
 import { withOperationId } from './http/operation-ids.ts';
 import { documentFor, isWebAppPath } from './http/openapi-documents.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
+import { loggedUrl } from './http/redact-url.ts';
 import { registerAuth } from './http/auth.ts';
 import { authFailureLimiter } from './http/auth-failures.ts';
 import { databaseCounters, redisCounters } from './store/rate-limits.ts';
@@ -88,7 +89,7 @@ export function loggerOptions(config: Config): Record<string, unknown> {
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggedUrl(req.url), id: req.id }),
     },
   };
 }
@@ -205,7 +206,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // named schemas (schemas/index.ts) keep their $id as their name in components.schemas
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/v2/docs', uiConfig: { docExpansion: 'list' } });
+  // Swagger UI: a CSP (its own inline code by hash, nothing from elsewhere) and no framing by anyone
+  // (issue 19, Low: clickjacking of the "Try it out" forms; docs/security.md "Pages").
+  await app.register(swaggerUi, {
+    routePrefix: '/api/v2/docs',
+    uiConfig: { docExpansion: 'list' },
+    staticCSP: true,
+    transformStaticCSP: (header: string) => `${header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/;+\s*$/, '')}; form-action 'self'`,
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('x-frame-options', 'DENY');
+        reply.header('x-content-type-options', 'nosniff');
+        done();
+      },
+    },
+  });
   // Two documents from one description (http/openapi-documents.ts): the public API, and apart from it the
   // web application's session endpoints. Made once, on first request (every route is registered by then).
   let publicDoc: object | undefined;

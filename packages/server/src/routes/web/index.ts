@@ -23,7 +23,7 @@ export async function webRoutes(app: App, opts: { ctx: EmbedContext }): Promise<
   webSessionRoutes(app, deps);
   webAccountRoutes(app, deps);
   webOrganizationRoutes(app);
-  webLinkRoutes(app, deps);
+  webLinkRoutes(app, deps, opts.ctx);
   webCredentialRoutes(app, deps);
   webExploreRoutes(app, opts.ctx);
   organizationMemberRoutes(app, opts.ctx);

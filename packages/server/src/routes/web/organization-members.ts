@@ -2,12 +2,16 @@
  * The organization console's members part (docs/web-app.md "Organization console"), session-authenticated:
  *   GET   /app/api/organization                          overview (any member; `canManage` for Owners/Admins)
  *   GET   /app/api/organization/members                  members and roles (any member, read-only)
- *   POST  /app/api/organization/members                  add an existing user { email, role }     (Owner/Admin)
+ *   POST  /app/api/organization/members                  invite { email, role } → a link   (Owner/Admin)
  *   PATCH /app/api/organization/members/:userId          change role { role }                      (Owner/Admin)
  *   POST  /app/api/organization/members/:userId/suspend  suspend: ends web sessions, disables own credentials
  *   POST  /app/api/organization/members/:userId/reinstate
+ *   POST  /app/api/organization/leave                    leave (any member but the last active Owner)
+ *   POST  /app/api/organization/networks/:networkId/move-in   move one of your personal networks in
  * Rules live in domain/organization-members.ts; admin checks are made here, on the server, for every
- * action (hidden buttons are not a control).
+ * action (hidden buttons are not a control). Nobody joins without consent (issue 19 finding 2): adding a
+ * member by e-mail creates the same invitation as POST /app/api/organization/invitations, which an
+ * existing account accepts signed in as itself (domain/user-links.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
@@ -15,17 +19,19 @@ import { DomainError } from '../../domain/errors.ts';
 import { isOrgAdmin } from '../../domain/identity.ts';
 import type { EmbedContext } from '../../domain/embed-context.ts';
 import {
-  addExistingMember,
   changeMemberRole,
+  leaveOrganization,
   listOrganizationMembers,
+  moveNetworkIntoOrganization,
   organizationOverview,
   reinstateMember,
   suspendMember,
   type MemberActor,
 } from '../../domain/organization-members.ts';
 import { requireWeb } from '../../http/web-session.ts';
-import { AddMemberBody, ChangeRoleBody, MemberListSchema, MemberParams, OrganizationMemberSchema, OrganizationOverviewSchema } from '../../schemas/console.ts';
-import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
+import { createInvitation } from '../../domain/user-links.ts';
+import { AddMemberBody, ChangeRoleBody, LeftOrganizationSchema, MemberListSchema, MemberParams, MovedNetworkSchema, NetworkIdParams, OrganizationMemberSchema, OrganizationOverviewSchema } from '../../schemas/console.ts';
+import { cookieSecurity, CreatedLinkSchema, WebTag, webProblems } from '../../schemas/web.ts';
 import { ref } from '../../schemas/ref.ts';
 
 export const ConsoleTag = 'Organization console (session)';
@@ -72,11 +78,18 @@ export function organizationMemberRoutes(app: App, ctx: EmbedContext): void {
     '/app/api/organization/members',
     {
       config: web,
-      schema: { summary: 'Add an existing user to the organization', tags: [ConsoleTag, WebTag], security: cookieSecurity, body: ref(AddMemberBody), response: { 201: ref(OrganizationMemberSchema), ...webProblems(400, 401, 403, 404, 409) } },
+      schema: {
+        summary: 'Invite someone by e-mail: a one-time link they accept (an existing account signed in as itself); the same answer whether or not the e-mail has an account',
+        tags: [ConsoleTag, WebTag],
+        security: cookieSecurity,
+        body: ref(AddMemberBody),
+        response: { 201: ref(CreatedLinkSchema), ...webProblems(400, 401, 403, 409) },
+      },
     },
     async (request, reply) => {
       const { orgId, actor } = orgAdminOf(request);
-      return reply.code(201).send(await addExistingMember(ctx, orgId, actor, request.body));
+      const link = await createInvitation(ctx.db, app.config.publicUrl, { email: request.body.email, orgId, role: request.body.role, createdBy: `user:${actor.id}`, inviterUserId: actor.id }, ctx.now());
+      return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt });
     },
   );
 
@@ -104,6 +117,43 @@ export function organizationMemberRoutes(app: App, ctx: EmbedContext): void {
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return reinstateMember(ctx, orgId, actor, request.params.userId);
+    },
+  );
+
+  app.post(
+    '/app/api/organization/leave',
+    {
+      config: web,
+      schema: {
+        summary: 'Leave the organization (not the last active Owner); your organization credentials are revoked, the networks you created in it stay the organization’s',
+        tags,
+        security: cookieSecurity,
+        response: { 200: ref(LeftOrganizationSchema), ...webProblems(401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { orgId, actor } = orgMemberOf(request);
+      const r = await leaveOrganization(ctx, orgId, actor);
+      request.log.info({ userId: actor.id, orgId }, 'member left the organization');
+      return r;
+    },
+  );
+
+  app.post(
+    '/app/api/organization/networks/:networkId/move-in',
+    {
+      config: web,
+      schema: {
+        summary: 'Move one of your personal networks into your organization (its credentials and embedding reach it from then on)',
+        tags,
+        security: cookieSecurity,
+        params: NetworkIdParams,
+        response: { 200: ref(MovedNetworkSchema), ...webProblems(401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { orgId, actor } = orgMemberOf(request);
+      return moveNetworkIntoOrganization(ctx, orgId, actor, request.params.networkId);
     },
   );
 }
