@@ -33,10 +33,13 @@ export default tseslint.config(
   layer(['packages/engine/**/*.ts'], [serverPackage, outOfPackage(['server', 'web', 'viewer', 'embed'], 'the engine imports no other package of ours')]),
   // protocol: the bottom of the SDK ⇄ viewer ⇄ server contract; imports nothing of ours.
   layer(['packages/protocol/src/**/*.ts'], [serverPackage, { group: ['@netloom/*'], message: '@netloom/protocol imports no other package of ours' }, outOfPackage(['server', 'engine', 'web', 'viewer', 'embed'], '@netloom/protocol imports no other package of ours')]),
+  // protocol's main entry (what the viewer and the SDK bundle) never reaches the HTTP contract and its TypeBox.
+  layer(['packages/protocol/src/*.ts'], [serverPackage, { group: ['@netloom/*'], message: '@netloom/protocol imports no other package of ours' }, { regex: '^\\./http(/|$)', message: "the main entry of @netloom/protocol does not import the HTTP contract (entry 'http'): it would pull TypeBox into the viewer" }, { group: ['typebox', 'typebox/*'], message: "TypeBox belongs to the HTTP contract (src/http/), not to the viewer's protocol" }, outOfPackage(['server', 'engine', 'web', 'viewer', 'embed'], '@netloom/protocol imports no other package of ours')]),
   // viewer and SDK → @netloom/protocol only (they run in browsers; the server's shapes reach them through the protocol).
   layer(['packages/viewer/src/**/*.ts', 'packages/embed/src/**/*.ts'], [
     serverPackage,
     { group: ['@netloom/engine', '@netloom/engine/*', '@netloom/web', '@netloom/web/*'], message: 'the viewer and the SDK import only @netloom/protocol of our packages' },
+    { group: ['@netloom/protocol/http', '@netloom/protocol/http/*'], message: 'the HTTP contract (TypeBox) stays out of the viewer and the SDK: import @netloom/protocol' },
     outOfPackage(['server', 'engine', 'web'], 'the viewer and the SDK import only @netloom/protocol of our packages'),
   ]),
   // web app ↛ server internals: it talks to the server over HTTP only.

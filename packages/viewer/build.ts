@@ -25,12 +25,15 @@ const DOWNLOAD_PAGE = `<!doctype html>
 </html>
 `;
 
+/** The bundles' entry points: the viewer, its layout worker, the download page (test/bundle.test.ts checks what they pull in). */
+export const VIEWER_ENTRY_POINTS = { viewer: join(here, 'src/main.ts'), layoutWorker: join(here, 'src/layout/worker.ts'), downloadPage: join(here, 'src/export/download-page.ts') };
+
 export async function buildViewer(opts: { minify?: boolean } = {}): Promise<string> {
   const out = join(here, 'public/assets');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: [join(here, 'src/main.ts')],
+    entryPoints: [VIEWER_ENTRY_POINTS.viewer],
     outfile: join(out, 'viewer.js'),
     bundle: true,
     format: 'esm',
@@ -43,7 +46,7 @@ export async function buildViewer(opts: { minify?: boolean } = {}): Promise<stri
   });
   // The layout worker: a classic worker script of its own, same origin as the page (CSP `default-src 'self'`).
   await build({
-    entryPoints: [join(here, 'src/layout/worker.ts')],
+    entryPoints: [VIEWER_ENTRY_POINTS.layoutWorker],
     outfile: join(out, 'layout-worker.js'),
     bundle: true,
     format: 'iife',
@@ -56,7 +59,7 @@ export async function buildViewer(opts: { minify?: boolean } = {}): Promise<stri
   });
   // The download page (export/deliver.ts): a popup that escapes the iframe's sandbox and saves exports.
   await build({
-    entryPoints: [join(here, 'src/export/download-page.ts')],
+    entryPoints: [VIEWER_ENTRY_POINTS.downloadPage],
     outfile: join(out, 'download.js'),
     bundle: true,
     format: 'iife',

@@ -25,7 +25,7 @@ import { registerNulGuard } from './http/nul-guard.ts';
 import { withOperationId } from './http/operation-ids.ts';
 import { documentFor, isWebAppPath } from './http/openapi-documents.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
-import { loggedUrl } from './http/redact-url.ts';
+import { loggableUrl } from './http/log-redact.ts';
 import { registerAuth } from './http/auth.ts';
 import { authFailureLimiter } from './http/auth-failures.ts';
 import { databaseCounters, redisCounters } from './store/rate-limits.ts';
@@ -36,6 +36,7 @@ import { embedAssetRoutes } from './routes/embed-assets.ts';
 import { webAssetRoutes } from './routes/web-assets.ts';
 import { networkRoutes } from './routes/networks/index.ts';
 import { networkFileRoutes } from './routes/networks/files.ts';
+import { networkCompareRoutes } from './routes/networks/compare.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
 import { jobRoutes, registerJobWorker } from './routes/jobs.ts';
 import { embedRoutes } from './routes/embed/index.ts';
@@ -43,6 +44,10 @@ import { embedContextOf } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
 import { webRoutes } from './routes/web/index.ts';
 import { peopleRoutes } from './routes/people.ts';
+import { surveyRoutes } from './routes/surveys.ts';
+import { respondentRoutes } from './routes/respondent.ts';
+import { startSurveyMailer, type SurveyMailScheduler } from './domain/surveys/mailer.ts';
+import { smtpMailer, type Mailer } from './domain/mail.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
@@ -62,6 +67,10 @@ declare module 'fastify' {
     /** The Redis connection when REDIS_URL is set, else null. */
     redis: Redis | null;
     now: () => number;
+    /** Runs a survey e-mail pass soon (after a launch); a no-op without SMTP_URL. */
+    surveyMailer: { poke(): void };
+    /** The SMTP sender (SMTP_URL) of invitations and password resets; null when e-mail is off. */
+    mail: Mailer | null;
   }
 }
 
@@ -89,7 +98,7 @@ export function loggerOptions(config: Config): Record<string, unknown> {
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggedUrl(req.url), id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggableUrl(req.url), id: req.id }),
     },
   };
 }
@@ -245,10 +254,25 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(networkRoutes, { prefix: '/api/v2' });
   await app.register(networkFileRoutes, { prefix: '/api/v2' });
   registerMetricPool(app, config);
+  await app.register(networkCompareRoutes, { prefix: '/api/v2' });
   registerJobWorker(app);
   await app.register(metricRoutes, { prefix: '/api/v2' });
   await app.register(jobRoutes, { prefix: '/api/v2' });
   await app.register(peopleRoutes, { prefix: '/api/v2' });
+  const mail = smtpMailer(config);
+  app.decorate('mail', mail);
+  app.addHook('onClose', async () => mail?.close());
+  // Survey e-mail (SMTP_URL): launch messages and reminders, each sent once (domain/surveys/mailer.ts).
+  let mailer: SurveyMailScheduler | null = null;
+  app.decorate('surveyMailer', { poke: () => mailer?.poke() });
+  app.addHook('onReady', async () => {
+    mailer = startSurveyMailer({ db: database.db, config, now: () => app.now() }, app.log);
+  });
+  app.addHook('preClose', async () => {
+    await mailer?.stop();
+  });
+  await app.register(surveyRoutes, { prefix: '/api/v2' });
+  await app.register(respondentRoutes);
   // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
   const embedContext = embedContextOf(app);
   await app.register(embedRoutes, { ctx: embedContext });

@@ -7,8 +7,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer, smallNetwork, testApp, type TestApp } from './helpers/app.ts';
 import { PASSWORD, setCookieOf, webClient, type WebClient } from './helpers/web.ts';
-import { createUser } from '../src/domain/identity.ts';
-import { createResetLink } from '../src/domain/user-links.ts';
+import { createUser } from '../src/domain/identity/users.ts';
+import { createResetLink } from '../src/domain/identity/user-links.ts';
 
 for (const dialect of DIALECTS) {
   describe(`invitations and membership need the account's consent (${dialect})`, () => {

@@ -9,8 +9,8 @@ import { DIALECTS, testApp, type TestApp } from './helpers/app.ts';
 import { webClient } from './helpers/web.ts';
 import { loggerOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createResetLink } from '../src/domain/user-links.ts';
-import { loggedUrl } from '../src/http/redact-url.ts';
+import { createResetLink } from '../src/domain/identity/user-links.ts';
+import { loggableUrl as loggedUrl } from '../src/http/log-redact.ts';
 
 for (const dialect of DIALECTS) {
   describe(`link tokens never reach the logs (${dialect})`, () => {

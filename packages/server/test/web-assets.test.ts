@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWeb, WEB_DIST } from '../../web/build.ts';
-import { SERVER_APP_PATHS } from '../../web/src/paths.ts';
+import { SERVER_APP_PATHS } from '@netloom/protocol/http';
 import { testApp, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;

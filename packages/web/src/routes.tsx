@@ -5,7 +5,7 @@
  * for it) and an entry here; `nav.visible` decides per session whether its link shows.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { APP_PATHS } from './paths.ts';
+import { APP_PATHS } from '@netloom/protocol/http';
 import type { Session } from './api/types.ts';
 import Home from './pages/home.tsx';
 import SignIn from './pages/sign-in.tsx';

@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { routes, externalNav, type AppRoute } from './routes.tsx';
 import { useSession, useSignOut, signedOut } from './api/queries.ts';
 import { ApiError, errorText } from './api/client.ts';
-import { APP_PATHS, safeNext } from './paths.ts';
+import { APP_PATHS, safeNext } from '@netloom/protocol/http';
 import { Button, Loading, Empty, ErrorNotice } from './components/ui.tsx';
 import { useToast } from './components/toast.tsx';
 

@@ -11,7 +11,7 @@
  * A route that declares a status itself keeps its declaration.
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { problemResponse } from '../schemas/problem.ts';
+import { problemResponse } from '@netloom/protocol/http';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -1,7 +1,7 @@
-/** A metric job on the wire (schemas/jobs.ts JobSchema; docs/jobs.md). */
-import type { JobView } from '../domain/jobs.ts';
+/** A metric job on the wire (protocol/src/http/jobs.ts JobSchema; docs/jobs.md). */
+import type { JobView } from '../domain/metrics/jobs.ts';
 import { ERROR_CODES, isErrorCode } from '../http/error-codes.ts';
-import type { JobWire } from '../schemas/jobs.ts';
+import { type JobWire } from '@netloom/protocol/http';
 
 export function presentJob(v: JobView, opts: { withResult?: boolean } = {}): JobWire {
   const r = v.row;

@@ -1,12 +1,12 @@
 /** Network row → API JSON (docs/spec/decisions.md §3). `networkJSON` is added only by `GET /networks/:id`. */
 import type { Static } from 'typebox';
 import type { NetworksTable } from '../store/schema.ts';
-import type { NetworkResourceSchema } from '../schemas/network.ts';
+import { type NetworkResourceSchema } from '@netloom/protocol/http';
 
 export type NetworkMeta = Omit<NetworksTable, 'json_gz'>;
 export type NetworkMetaWithOwner = NetworkMeta & { owner_name: string };
 
-/** The wire shape is the named `Network` schema (schemas/network.ts). */
+/** The wire shape is the named `Network` schema (protocol/src/http/network.ts). */
 export type NetworkResource = Static<typeof NetworkResourceSchema>;
 
 export function presentNetwork(row: NetworkMeta, ownerName: string): NetworkResource {

@@ -1,6 +1,6 @@
-/** The embedded viewer's metric job on the wire (schemas/viewer-jobs.ts): the API job without its worker and shard records. */
-import type { JobView } from '../domain/jobs.ts';
-import type { ViewerJobWire } from '../schemas/viewer-jobs.ts';
+/** The embedded viewer's metric job on the wire (protocol/src/http/viewer-jobs.ts): the API job without its worker and shard records. */
+import type { JobView } from '../domain/metrics/jobs.ts';
+import { type ViewerJobWire } from '@netloom/protocol/http';
 import { presentJob } from './job.ts';
 
 export function presentViewerJob(v: JobView): ViewerJobWire {

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { App } from '../http/app-type.ts';
 import { HttpProblem } from '../http/error-codes.ts';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../domain/errors.ts';
-import { problemResponses } from '../schemas/problem.ts';
+import { problemResponses } from '@netloom/protocol/http';
 
 const Live = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
 const Ready = Type.Object(

@@ -3,7 +3,7 @@
  *
  * - `/assets/*`: content-hashed scripts, styles and source maps through @fastify/static, cached for a
  *   year as immutable (a new build has new names).
- * - The app's page paths (packages/web/src/paths.ts, the list the browser router uses too): index.html,
+ * - The app's page paths (packages/protocol/src/http/paths.ts, the list the browser router uses too): index.html,
  *   `Cache-Control: no-cache` (always revalidated, so a deploy is picked up at once), with a strict CSP.
  *   Only these paths fall back to the app; `/api/`, `/app/api/`, `/embed/`, `/sdk/`, `/docs/` keep their
  *   own handlers and unknown paths stay JSON 404 problems.
@@ -15,7 +15,7 @@ import fastifyStatic from '@fastify/static';
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SERVER_APP_PATHS } from '@netloom/web/paths';
+import { SERVER_APP_PATHS } from '@netloom/protocol/http';
 import { HttpProblem } from '../http/error-codes.ts';
 
 export const WEB_DIST = resolve(import.meta.dirname, '..', '..', '..', 'web', 'dist');

@@ -1,43 +1,11 @@
 /**
- * The registry of named wire schemas: each is added once to Fastify (`app.addSchema`), is referenced by
- * routes and other schemas with `ref()` (schemas/ref.ts), and becomes `components.schemas.<$id>` of the
- * OpenAPI document. Add a new shared shape here (the order does not matter; references resolve by `$id`).
+ * Registers the named wire schemas of the shared HTTP contract (NAMED_SCHEMAS of @netloom/protocol/http)
+ * with Fastify, once each: routes and other schemas reference them with `ref()`, and each becomes
+ * `components.schemas.<$id>` of the OpenAPI document.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
-import { ProblemItemSchema, ProblemSchema } from './problem.ts';
-import { EMBED_SCHEMAS } from './embed.ts';
-import { METRIC_SCHEMAS } from './metric.ts';
-import { JOB_SCHEMAS } from './jobs.ts';
-import { VIEWER_JOB_SCHEMAS } from './viewer-jobs.ts';
-import { CONSOLE_SCHEMAS } from './console.ts';
-import { WEB_SCHEMAS } from './web.ts';
-import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
-import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
-import { PEOPLE_SCHEMAS } from './people.ts';
-import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
-
-export const NAMED_SCHEMAS: readonly TSchema[] = [
-  ProblemItemSchema,
-  ProblemSchema,
-  Attributes,
-  NodeSchema,
-  EdgeSchema,
-  NetworkJSONSchema,
-  NetworkBody,
-  NetworkResourceSchema,
-  NetworkWithJSONSchema,
-  DeletedSchema,
-  ...METRIC_SCHEMAS,
-  ...EMBED_SCHEMAS,
-  ...JOB_SCHEMAS,
-  ...VIEWER_JOB_SCHEMAS,
-  ...WEB_SCHEMAS,
-  ...WEB_NETWORK_SCHEMAS,
-  ...WEB_JOB_SCHEMAS,
-  ...CONSOLE_SCHEMAS,
-  ...PEOPLE_SCHEMAS,
-];
+import { NAMED_SCHEMAS } from '@netloom/protocol/http';
 
 export function registerNamedSchemas(app: FastifyInstance, schemas: readonly TSchema[] = NAMED_SCHEMAS): void {
   const seen = new Set<string>();

@@ -251,7 +251,7 @@ export async function listNetworksForUser(db: Kysely<Database>, userId: string, 
   return q.execute();
 }
 
-/** Networks that belong to the organization (`org_id`, migration 0011); oldest first. */
+/** Networks that belong to the organization (`org_id`, migration 0012); oldest first. */
 export async function listNetworksForOrg(db: Kysely<Database>, orgId: string, opts: ListOptions = {}): Promise<NetworkListRow[]> {
   let q = networksWithOwner(db)
     .select([...META])

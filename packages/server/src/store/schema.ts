@@ -54,7 +54,7 @@ export interface CredentialsTable {
   name: string;
   /** Token: display prefix (`nl_AbCd1234`); Basic: the public key (shown, looked up by it). */
   prefix: string;
-  /** SHA-256 hex of the token (token) or of the private key (basic): both are 256-bit random secrets, see domain/credentials/secrets.ts. */
+  /** SHA-256 hex of the token (token) or of the private key (basic): both are 256-bit random secrets, see domain/identity/credentials/secrets.ts. */
   secret_hash: string;
   /** JSON array of scope strings. */
   scopes: string;
@@ -85,7 +85,7 @@ export interface NetworksTable {
   created: string;
   modified: string;
   /**
-   * The organization the network belongs to (migration 0011): set when created by a member or an
+   * The organization the network belongs to (migration 0012): set when created by a member or an
    * organization credential, or moved in by its owner; null for a personal network.
    */
   org_id: string | null;
@@ -541,6 +541,14 @@ export interface SurveyDeliveriesTable {
   error: string | null;
 }
 
+/** Hashes of respondent links that were revoked or re-issued (0011): such a link answers LINK_REVOKED, not "not found". */
+export interface SurveyLinkHistoryTable {
+  hash: string;
+  survey_id: string;
+  employee_id: string;
+  revoked_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -578,4 +586,5 @@ export interface Database {
   survey_respondents: SurveyRespondentsTable;
   survey_answers: SurveyAnswersTable;
   survey_deliveries: SurveyDeliveriesTable;
+  survey_link_history: SurveyLinkHistoryTable;
 }

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorText } from '../api/client.ts';
 import { keys, signedOut, useAccount, useSession, useWebSessions } from '../api/queries.ts';
-import { APP_PATHS } from '../paths.ts';
+import { APP_PATHS } from '@netloom/protocol/http';
 import type { WebSession } from '../api/types.ts';
 import { Badge, Button, DateText, ErrorNotice, Loading, Notice, PageHeader, Quota, TextField } from '../components/ui.tsx';
 import { Confirm, Dialog } from '../components/dialog.tsx';

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePublicNetworks } from '../api/queries.ts';
-import { APP_PATHS, pathTo } from '../paths.ts';
+import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, num } from '../components/ui.tsx';
 
 const PAGE = 12;

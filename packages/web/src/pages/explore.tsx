@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError, errorText } from '../api/client.ts';
-import { APP_PATHS, pathTo } from '../paths.ts';
+import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, Empty, ErrorNotice, Loading, num } from '../components/ui.tsx';
 import { launchTokens, loadSdk, type EmbedHandle } from '../embed-sdk.ts';
 

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { errorText } from '../api/client.ts';
 import { useCancelJob, useJobs } from '../api/queries.ts';
 import type { WebJob } from '../api/types.ts';
-import { APP_PATHS, pathTo } from '../paths.ts';
+import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, DateText, Empty, ErrorNotice, Loading, PageHeader } from '../components/ui.tsx';
 import { JobProgress, JobStatusBadge, jobTitle, useFinishedToasts } from '../components/job-progress.tsx';
 import { useToast } from '../components/toast.tsx';

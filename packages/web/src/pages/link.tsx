@@ -9,7 +9,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { adoptSession, useLink } from '../api/queries.ts';
 import { api, ApiError } from '../api/client.ts';
 import type { Session } from '../api/types.ts';
-import { APP_PATHS } from '../paths.ts';
+import { APP_PATHS } from '@netloom/protocol/http';
 import { Button, Empty, ErrorNotice, Loading, TextField, formatDate } from '../components/ui.tsx';
 
 const MIN_PASSWORD = 10;

@@ -5,7 +5,7 @@
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { keys, useSession } from '../api/queries.ts';
-import { APP_PATHS } from '../paths.ts';
+import { APP_PATHS } from '@netloom/protocol/http';
 import { MfaSetup } from '../components/mfa-setup.tsx';
 import { Notice, PageHeader } from '../components/ui.tsx';
 

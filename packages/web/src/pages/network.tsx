@@ -10,7 +10,7 @@ import { RUNNABLE_METRICS } from '../api/metrics.ts';
 import { JobProgress, JobStatusBadge, jobTitle, useFinishedToasts } from '../components/job-progress.tsx';
 import { errorText } from '../api/client.ts';
 import { EXPORT_FORMATS, type NetworkDetail, type Share } from '../api/types.ts';
-import { APP_PATHS, pathTo } from '../paths.ts';
+import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../components/ui.tsx';
 import { Confirm, Dialog } from '../components/dialog.tsx';
 import { useToast } from '../components/toast.tsx';

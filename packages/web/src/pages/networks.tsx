@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useNetworks } from '../api/queries.ts';
-import { pathTo, APP_PATHS } from '../paths.ts';
+import { pathTo, APP_PATHS } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Quota, num } from '../components/ui.tsx';
 import { UploadDialog } from '../components/upload-dialog.tsx';
 import type { Access } from '../api/types.ts';

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSignIn } from '../api/queries.ts';
 import { ApiError } from '../api/client.ts';
-import { APP_PATHS, safeNext } from '../paths.ts';
+import { APP_PATHS, safeNext } from '@netloom/protocol/http';
 import { Button, ErrorNotice, TextField } from '../components/ui.tsx';
 
 export default function SignIn() {

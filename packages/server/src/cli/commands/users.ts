@@ -11,9 +11,9 @@ import {
   resolveOrganization,
   suspendUser,
   unverifyUser,
-} from '../../domain/identity.ts';
-import { createInvitation, createResetLink } from '../../domain/user-links.ts';
-import { resetMfa } from '../../domain/mfa.ts';
+} from '../../domain/identity/users.ts';
+import { createInvitation, createResetLink } from '../../domain/identity/user-links.ts';
+import { resetMfa } from '../../domain/identity/mfa.ts';
 
 export const usersCommand: CliCommand = {
   name: 'users',

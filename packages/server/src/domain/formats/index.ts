@@ -12,6 +12,7 @@ import { exportGraphml, importGraphml } from './graphml.ts';
 import { exportJson, importJson } from './json.ts';
 import { tooLarge } from './problems.ts';
 import { exportXlsx, importXlsx } from './xlsx.ts';
+import { FORMAT_IDS, type FormatId } from '@netloom/protocol/http';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
 
 export type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile };
@@ -32,10 +33,11 @@ export const FORMATS = {
   gexf: { title: 'GEXF 1.2 / 1.3 (Gephi)', extensions: ['.gexf'], originalFileType: 'GEXF', read: (f, _n, l) => importGexf(f, l), write: exportGexf },
   graphml: { title: 'GraphML', extensions: ['.graphml', '.xml'], originalFileType: 'JSON', read: (f, _n, l) => importGraphml(f, l), write: exportGraphml },
   csv: { title: 'CSV edge list (+ nodes CSV); export: zip of nodes.csv, edges.csv, network.csv', extensions: ['.csv', '.tsv', '.txt', '.zip'], originalFileType: 'JSON', read: (f, n, l) => importCsv(f, n, l), write: exportCsv },
-} as const satisfies Record<string, FormatDef>;
+} as const satisfies Record<FormatId, FormatDef>;
 
-export type FormatId = keyof typeof FORMATS;
-export const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];
+// The format ids are wire data of the HTTP contract (@netloom/protocol/http): the registry above has exactly
+// those keys (the `satisfies` fails on a missing or an extra one) and the list keeps the contract's order.
+export { FORMAT_IDS, type FormatId };
 
 export function isFormatId(s: unknown): s is FormatId {
   return typeof s === 'string' && Object.hasOwn(FORMATS, s);

@@ -6,10 +6,7 @@
  */
 import { Type } from 'typebox';
 import type { AnyMetric } from '@netloom/engine';
-import { problemResponses } from '../../schemas/problem.ts';
-import { MetricWriteBackSchema, NetworkMetricValueSchema, NodeMetricValuesSchema } from '../../schemas/metric.ts';
-import { ref } from '../../schemas/ref.ts';
-import { JobSchema } from '../../schemas/jobs.ts';
+import { problemResponses, MetricWriteBackSchema, NetworkMetricValueSchema, NodeMetricValuesSchema, ref, JobSchema } from '@netloom/protocol/http';
 
 type Json = Record<string, unknown>;
 
@@ -49,6 +46,7 @@ const accepted = { 202: ref(JobSchema) };
 
 export function metricResponseSchemas(metric: AnyMetric): Json {
   if (metric.kind === 'network') return { 200: ref(NetworkMetricValueSchema), ...accepted, ...problems };
+  if (metric.kind === 'report') return { 200: ref(metric.response), ...accepted, ...problems };
   return { 200: Type.Union([ref(NodeMetricValuesSchema), ref(MetricWriteBackSchema)]), ...accepted, ...problems };
 }
 

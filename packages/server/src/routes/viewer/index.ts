@@ -19,37 +19,21 @@
  */
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
-import { problemResponses } from '../../schemas/problem.ts';
-import { ref } from '../../schemas/ref.ts';
-import { NetworkJSONSchema } from '../../schemas/network.ts';
-import { NetworkMetricValueSchema, NodeMetricValuesSchema } from '../../schemas/metric.ts';
-import {
-  AccessTokenBodySchema,
-  AccessTokenSchema,
-  DataLinkQuery,
-  EmbedViewBodySchema,
-  EmbedViewSchema,
-  HeartbeatSchema,
-  SessionIdParams,
-  SessionStatusSchema,
-  ViewerNetworkSchema,
-  ViewerSessionSchema,
-} from '../../schemas/embed.ts';
+import { problemResponses, ref, NetworkJSONSchema, NetworkMetricValueSchema, NodeMetricValuesSchema, AccessTokenBodySchema, AccessTokenSchema, DataLinkQuery, EmbedViewBodySchema, EmbedViewSchema, HeartbeatSchema, SessionIdParams, SessionStatusSchema, ViewerNetworkSchema, ViewerSessionSchema, ViewerJobSchema } from '@netloom/protocol/http';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { exchangeLaunchToken, pageOrigin } from '../../domain/embed-sessions.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { exchangeLaunchToken, pageOrigin } from '../../domain/embedding/sessions.ts';
 import { viewerOf } from './auth.ts';
-import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
-import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embed-viewer.ts';
+import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embedding/views.ts';
+import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embedding/viewer.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
-import { runSessionMetric } from '../../domain/metric-runs.ts';
+import { runSessionMetric } from '../../domain/metrics/runs.ts';
 import { metricRunDeps, prefersAsync } from '../metrics/index.ts';
 import { jobDeps } from '../jobs.ts';
-import { submitSessionMetricJob } from '../../domain/viewer-jobs.ts';
+import { submitSessionMetricJob } from '../../domain/metrics/viewer-jobs.ts';
 import { presentViewerJob } from '../../presenters/viewer-job.ts';
-import { ViewerJobSchema } from '../../schemas/viewer-jobs.ts';
 import { presentView } from '../../presenters/embed.ts';
 
 const gunzipAsync = promisify(gunzip);

@@ -19,12 +19,12 @@
  */
 import type { App } from '../../http/app-type.ts';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { requireEnabled } from '../../domain/embed-context.ts';
-import { settingsView, updateSettings } from '../../domain/embed-settings.ts';
-import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embed-chat-settings.ts';
-import { embeddingNetworkChoices } from '../../domain/embed-network-choices.ts';
-import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embed-sessions.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { requireEnabled } from '../../domain/embedding/context.ts';
+import { settingsView, updateSettings } from '../../domain/embedding/settings.ts';
+import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embedding/chat-settings.ts';
+import { embeddingNetworkChoices } from '../../domain/embedding/network-choices.ts';
+import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embedding/sessions.ts';
 import {
   deactivateManagedUser,
   getManagedUserWithGrants,
@@ -32,43 +32,13 @@ import {
   listManagedUsersPage,
   putManagedUser,
   removeGrant,
-} from '../../domain/embed-users.ts';
-import { liveSessionsPage } from '../../domain/embed-live-sessions.ts';
-import { auditCsv, auditPage, parseAuditFilter } from '../../domain/embed-audit-log.ts';
-import { embedSnippet } from '../../domain/embed-snippet.ts';
+} from '../../domain/embedding/users.ts';
+import { liveSessionsPage } from '../../domain/embedding/live-sessions.ts';
+import { auditCsv, auditPage, parseAuditFilter } from '../../domain/embedding/audit-log.ts';
+import { embedSnippet } from '../../domain/embedding/snippet.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
-import {
-  AuditQuery,
-  EmbeddingConsoleSchema,
-  ExternalIdParams,
-  GrantParams,
-  LaunchTokenSchema,
-  LiveSessionPageSchema,
-  ManagedUserListQuery,
-  NetworkChoicesSchema,
-  NetworkIdParams,
-  PageQuery,
-  SessionIdParams,
-  TrySessionBody,
-  TrySessionSchema,
-} from '../../schemas/console.ts';
-import {
-  AuditPageSchema,
-  ChatSettingsBodySchema,
-  ChatSettingsSchema,
-  EmbedSettingsBodySchema,
-  EmbedSettingsSchema,
-  GrantBodySchema,
-  ManagedUserBodySchema,
-  ManagedUserListSchema,
-  ManagedUserSchema,
-  PresetQuestionsBodySchema,
-  PresetQuestionsSchema,
-  SessionRevokedSchema,
-} from '../../schemas/embed.ts';
+import { AuditQuery, EmbeddingConsoleSchema, ExternalIdParams, GrantParams, ConsoleLaunchTokenSchema, LiveSessionPageSchema, ConsoleManagedUserListQuery, NetworkChoicesSchema, ConsoleNetworkIdParams, PageQuery, ConsoleSessionIdParams, TrySessionBody, TrySessionSchema, AuditPageSchema, ChatSettingsBodySchema, ChatSettingsSchema, EmbedSettingsBodySchema, EmbedSettingsSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListSchema, ManagedUserSchema, PresetQuestionsBodySchema, PresetQuestionsSchema, SessionRevokedSchema, cookieSecurity, webProblems, ref } from '@netloom/protocol/http';
 import { checkedByDomain } from '../../http/route-contract.ts';
-import { cookieSecurity, webProblems } from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
 import { paging } from '../embed/context.ts';
 import { ConsoleTag, orgAdminOf } from './organization-members.ts';
 
@@ -104,7 +74,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     embeddingNetworkChoices(ctx, orgAdminOf(request).orgId),
   );
 
-  app.get(`${P}/users`, { config, schema: { summary: 'Managed users (status, paging; oldest first)', tags, security, querystring: ManagedUserListQuery, response: { 200: ref(ManagedUserListSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
+  app.get(`${P}/users`, { config, schema: { summary: 'Managed users (status, paging; oldest first)', tags, security, querystring: ConsoleManagedUserListQuery, response: { 200: ref(ManagedUserListSchema), ...webProblems(400, 401, 403) } } }, async (request) => {
     const { orgId } = orgAdminOf(request);
     const q = request.query;
     const page = await listManagedUsersPage(ctx, orgId, { status: q.status, ...paging(q) });
@@ -189,7 +159,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
 
   app.post(
     `${P}/sessions/:sessionId/launch-tokens`,
-    { config, schema: { summary: "A new launch token for the console's live preview", tags, security, params: SessionIdParams, response: { 200: ref(LaunchTokenSchema), ...webProblems(401, 403, 404, 410) } } },
+    { config, schema: { summary: "A new launch token for the console's live preview", tags, security, params: ConsoleSessionIdParams, response: { 200: ref(ConsoleLaunchTokenSchema), ...webProblems(401, 403, 404, 410) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       const { launchToken } = await issueLaunchToken(ctx, orgId, actor, request.params.sessionId);
@@ -199,7 +169,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
 
   app.delete(
     `${P}/sessions/:sessionId`,
-    { config, schema: { summary: 'Revoke a session (idempotent)', tags, security, params: SessionIdParams, response: { 200: ref(SessionRevokedSchema), ...webProblems(401, 403, 404) } } },
+    { config, schema: { summary: 'Revoke a session (idempotent)', tags, security, params: ConsoleSessionIdParams, response: { 200: ref(SessionRevokedSchema), ...webProblems(401, 403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return revokeSession(ctx, orgId, actor, request.params.sessionId);
@@ -232,13 +202,13 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     return setAiChat(ctx, orgId, actor, request.body.aiChat);
   });
 
-  app.get(`${P}/networks/:networkId/presets`, { config, schema: { summary: "A network's preset chat questions", tags, security, params: NetworkIdParams, response: { 200: ref(PresetQuestionsSchema), ...webProblems(401, 403, 404) } } }, async (request) =>
+  app.get(`${P}/networks/:networkId/presets`, { config, schema: { summary: "A network's preset chat questions", tags, security, params: ConsoleNetworkIdParams, response: { 200: ref(PresetQuestionsSchema), ...webProblems(401, 403, 404) } } }, async (request) =>
     networkPresets(ctx, orgAdminOf(request).orgId, request.params.networkId),
   );
 
   app.put(
     `${P}/networks/:networkId/presets`,
-    { config, validatorCompiler: checkedByDomain, schema: { summary: "Set a network's preset questions ({ presetQuestions: [String] | null })", tags, security, params: NetworkIdParams, body: ref(PresetQuestionsBodySchema), response: { 200: ref(PresetQuestionsSchema), ...webProblems(400, 401, 403, 404) } } },
+    { config, validatorCompiler: checkedByDomain, schema: { summary: "Set a network's preset questions ({ presetQuestions: [String] | null })", tags, security, params: ConsoleNetworkIdParams, body: ref(PresetQuestionsBodySchema), response: { 200: ref(PresetQuestionsSchema), ...webProblems(400, 401, 403, 404) } } },
     async (request) => {
       const { orgId, actor } = orgAdminOf(request);
       return setNetworkPresets(ctx, orgId, actor, request.params.networkId, request.body);

@@ -3,13 +3,14 @@
  * session cookie (http/web-session.ts) — never by API credentials.
  */
 import type { App } from '../../http/app-type.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import type { SignInDeps } from '../../domain/sign-in.ts';
-import { passwordQueue } from '../../domain/password-queue.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import type { SignInDeps } from '../../domain/identity/sign-in.ts';
+import { passwordQueue } from '../../domain/identity/password-queue.ts';
 import { webSessionRoutes } from './session.ts';
 import { webAccountRoutes } from './account.ts';
 import { webOrganizationRoutes } from './organization.ts';
 import { webLinkRoutes } from './links.ts';
+import { webPasswordResetRoutes } from './password-reset.ts';
 import { webCredentialRoutes } from './credentials.ts';
 import { webExploreRoutes } from './explore.ts';
 import { organizationMemberRoutes } from './organization-members.ts';
@@ -24,6 +25,7 @@ export async function webRoutes(app: App, opts: { ctx: EmbedContext }): Promise<
   webAccountRoutes(app, deps);
   webOrganizationRoutes(app);
   webLinkRoutes(app, deps, opts.ctx);
+  webPasswordResetRoutes(app, deps);
   webCredentialRoutes(app, deps);
   webExploreRoutes(app, opts.ctx);
   organizationMemberRoutes(app, opts.ctx);

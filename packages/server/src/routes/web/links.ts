@@ -9,15 +9,13 @@
  * A reset of an account with MFA still needs its second factor (a link alone never bypasses MFA).
  */
 import type { App } from '../../http/app-type.ts';
-import { audit, type EmbedContext } from '../../domain/embed-context.ts';
+import { audit, type EmbedContext } from '../../domain/embedding/context.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { requireResetSecondFactor, type SignInDeps } from '../../domain/sign-in.ts';
-import { acceptInvitation, describeLink, redeemLink } from '../../domain/user-links.ts';
-import { hashNewPassword } from '../../domain/sign-in.ts';
-import { resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
+import { hashNewPassword, requireResetSecondFactor, type SignInDeps } from '../../domain/identity/sign-in.ts';
+import { acceptInvitation, describeLink, redeemLink } from '../../domain/identity/user-links.ts';
+import { resolveWebSession, startWebSession } from '../../domain/web/sessions.ts';
 import { requireWeb, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
-import { cookieSecurity, InvitationAcceptedSchema, LinkInfoSchema, LinkParams, LinkRedeemBody, optionalCookieSecurity, SessionInfoSchema, WebTag, webProblems } from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
+import { cookieSecurity, InvitationAcceptedSchema, LinkInfoSchema, LinkParams, LinkRedeemBody, optionalCookieSecurity, SessionInfoSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { sessionInfo } from './present.ts';
 
 export function webLinkRoutes(app: App, deps: SignInDeps, ctx: EmbedContext): void {

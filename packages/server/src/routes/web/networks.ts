@@ -10,15 +10,11 @@
  *   GET    /app/api/networks/:id/export?format=        file download
  */
 import type { App } from '../../http/app-type.ts';
-import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, unshareWebNetwork, webNetworkDetail } from '../../domain/web-networks.ts';
+import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, unshareWebNetwork, webNetworkDetail } from '../../domain/networks/web.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { DeletedSchema, NetworkIdParams, NetworkResourceSchema } from '../../schemas/network.ts';
-import { ref } from '../../schemas/ref.ts';
-import { ExportQuery, fileResponse, ImportBody } from '../../schemas/network-files.ts';
-import { ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody } from '../../schemas/web-networks.ts';
-import { cookieSecurity, WebTag, webProblems } from '../../schemas/web.ts';
+import { DeletedSchema, ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ref, ExportQuery, fileResponse, ImportBody, ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
 import { handleExport, handleImport } from '../networks/files.ts';
 
 export async function webNetworkRoutes(app: App): Promise<void> {
@@ -103,7 +99,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
         description: 'As POST /api/v2/networks/import; answers 201. Every problem of the file is listed in `errors` with sheet/cell or file/line.',
         consumes: ['multipart/form-data'],
         body: ImportBody,
-        response: { 201: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 413, 415, 429) },
+        response: { 201: ref(ImportedNetworkSchema), ...webProblems(400, 401, 403, 413, 415, 429) },
       },
       validatorCompiler: () => () => true,
     },

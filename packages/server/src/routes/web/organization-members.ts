@@ -8,16 +8,16 @@
  *   POST  /app/api/organization/members/:userId/reinstate
  *   POST  /app/api/organization/leave                    leave (any member but the last active Owner)
  *   POST  /app/api/organization/networks/:networkId/move-in   move one of your personal networks in
- * Rules live in domain/organization-members.ts; admin checks are made here, on the server, for every
+ * Rules live in domain/organizations/members.ts; admin checks are made here, on the server, for every
  * action (hidden buttons are not a control). Nobody joins without consent (issue 19 finding 2): adding a
  * member by e-mail creates the same invitation as POST /app/api/organization/invitations, which an
- * existing account accepts signed in as itself (domain/user-links.ts).
+ * existing account accepts signed in as itself (domain/identity/user-links.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { isOrgAdmin } from '../../domain/identity.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
+import { isOrgAdmin } from '../../domain/identity/users.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
 import {
   changeMemberRole,
   leaveOrganization,
@@ -27,12 +27,10 @@ import {
   reinstateMember,
   suspendMember,
   type MemberActor,
-} from '../../domain/organization-members.ts';
+} from '../../domain/organizations/members.ts';
 import { requireWeb } from '../../http/web-session.ts';
-import { createInvitation } from '../../domain/user-links.ts';
-import { AddMemberBody, ChangeRoleBody, LeftOrganizationSchema, MemberListSchema, MemberParams, MovedNetworkSchema, NetworkIdParams, OrganizationMemberSchema, OrganizationOverviewSchema } from '../../schemas/console.ts';
-import { cookieSecurity, CreatedLinkSchema, WebTag, webProblems } from '../../schemas/web.ts';
-import { ref } from '../../schemas/ref.ts';
+import { createInvitation } from '../../domain/identity/user-links.ts';
+import { AddMemberBody, ChangeRoleBody, CreatedLinkSchema, LeftOrganizationSchema, MemberListSchema, MemberParams, MovedNetworkSchema, ConsoleNetworkIdParams, OrganizationMemberSchema, OrganizationOverviewSchema, cookieSecurity, WebTag, webProblems, ref } from '@netloom/protocol/http';
 
 export const ConsoleTag = 'Organization console (session)';
 
@@ -147,7 +145,7 @@ export function organizationMemberRoutes(app: App, ctx: EmbedContext): void {
         summary: 'Move one of your personal networks into your organization (its credentials and embedding reach it from then on)',
         tags,
         security: cookieSecurity,
-        params: NetworkIdParams,
+        params: ConsoleNetworkIdParams,
         response: { 200: ref(MovedNetworkSchema), ...webProblems(401, 403, 404, 409) },
       },
     },

@@ -1,9 +1,9 @@
-/** Presenters of the web app's session endpoints (shapes in schemas/web.ts). */
+/** Presenters of the web app's session endpoints (shapes in protocol/src/http/web.ts). */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { WebRequestState } from '../../http/web-session.ts';
-import { embeddingEnabled } from '../../domain/embed-settings.ts';
-import type { SessionInfoSchema, WebOrganizationSchema, WebUserSchema } from '../../schemas/web.ts';
+import { embeddingEnabled } from '../../domain/embedding/settings.ts';
+import { type SessionInfoSchema, type WebOrganizationSchema, type WebUserSchema } from '@netloom/protocol/http';
 
 export function webUser(web: WebRequestState): Static<typeof WebUserSchema> {
   return { id: web.user.id, email: web.user.email, name: web.user.name, plan: web.user.plan, mfaEnabled: web.mfaEnabled };

@@ -24,7 +24,7 @@ import {
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../../components/ui.tsx';
 import { Confirm, Dialog } from '../../components/dialog.tsx';
 import { useToast } from '../../components/toast.tsx';
-import { APP_PATHS } from '../../paths.ts';
+import { APP_PATHS } from '@netloom/protocol/http';
 import { AdminsOnly, OrgTabs, Stat } from './tabs.tsx';
 
 const E = orgPaths.E;

@@ -13,7 +13,7 @@ import { useSession } from '../../api/queries.ts';
 import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, Select, TextField, num } from '../../components/ui.tsx';
 import { Confirm, Dialog } from '../../components/dialog.tsx';
 import { useToast } from '../../components/toast.tsx';
-import { APP_PATHS } from '../../paths.ts';
+import { APP_PATHS } from '@netloom/protocol/http';
 import { OrgTabs, Stat } from './tabs.tsx';
 
 export default function OrganizationMembers() {

@@ -1,7 +1,7 @@
 /** The organization console's sub-navigation (members, embedding, try it, audit log) and shared bits. */
 import { NavLink } from 'react-router';
 import type { ReactNode } from 'react';
-import { APP_PATHS } from '../../paths.ts';
+import { APP_PATHS } from '@netloom/protocol/http';
 import type { OrgOverview } from '../../api/organization.ts';
 
 export function OrgTabs({ overview }: { overview: OrgOverview | undefined }) {

@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { api, errorText } from '../../api/client.ts';
 import { orgPaths, useEmbeddingConsole, useManagedUsers, useOrgMutation, useOrgOverview, type TrySession } from '../../api/organization.ts';
 import { Button, CopyButton, ErrorNotice, Loading, Notice, PageHeader, Select } from '../../components/ui.tsx';
-import { APP_PATHS } from '../../paths.ts';
+import { APP_PATHS } from '@netloom/protocol/http';
 import { AdminsOnly, OrgTabs } from './tabs.tsx';
 import { launchTokens, loadSdk, type EmbedHandle } from '../../embed-sdk.ts';
 

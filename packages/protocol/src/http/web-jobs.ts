@@ -1,0 +1,32 @@
+/**
+ * Wire shapes of the web app's metric jobs (docs/web-app.md "Metric jobs"): the public API's job
+ * (http/jobs.ts, without its result) with the name of its network, the list, and the body of a run.
+ */
+import { Type } from 'typebox';
+import { ref } from './ref.ts';
+import { jobProperties } from './jobs.ts';
+
+export const WebJobSchema = Type.Object(
+  { ...jobProperties, networkName: Type.Union([Type.String(), Type.Null()], { description: 'The network’s name (null with posted network JSON, or when the network was deleted).' }) },
+  { $id: 'WebJob', additionalProperties: false },
+);
+
+export const WebJobListSchema = Type.Object(
+  { jobs: Type.Array(ref(WebJobSchema), { description: 'Newest first.' }), total: Type.Integer({ minimum: 0 }), limit: Type.Integer(), offset: Type.Integer() },
+  { $id: 'WebJobList', additionalProperties: false },
+);
+
+export const WebJobListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' })),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$', description: '0 or more, default 0' })),
+  },
+  { additionalProperties: false },
+);
+
+export const WebJobIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const WebMetricJobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), metricId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const WebMetricJobBody = Type.Record(Type.String(), Type.Unknown(), { $id: 'WebMetricJobBody', description: "The metric's own parameters (docs/metrics.md); {} for its defaults." });
+
+/** The named schemas of this file (http/index.ts registers them). */
+export const WEB_JOB_SCHEMAS = [WebJobSchema, WebJobListSchema, WebMetricJobBody];
