@@ -204,7 +204,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // named schemas (schemas/index.ts) keep their $id as their name in components.schemas
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/v2/docs', uiConfig: { docExpansion: 'list' } });
+  // Swagger UI: a CSP (its own inline code by hash, nothing from elsewhere) and no framing by anyone
+  // (issue 19, Low: clickjacking of the "Try it out" forms; docs/security.md "Pages").
+  await app.register(swaggerUi, {
+    routePrefix: '/api/v2/docs',
+    uiConfig: { docExpansion: 'list' },
+    staticCSP: true,
+    transformStaticCSP: (header: string) => `${header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/;+\s*$/, '')}; form-action 'self'`,
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('x-frame-options', 'DENY');
+        reply.header('x-content-type-options', 'nosniff');
+        done();
+      },
+    },
+  });
   // Two documents from one description (http/openapi-documents.ts): the public API, and apart from it the
   // web application's session endpoints. Made once, on first request (every route is registered by then).
   let publicDoc: object | undefined;

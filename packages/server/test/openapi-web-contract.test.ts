@@ -120,10 +120,11 @@ test('every operation of /app/api/openapi.json answers as documented', async () 
   const mfaUser = await t.user();
   const mfa = await signedIn(mfaUser.email);
   const setup = expect(await web(mfa, 'POST /app/api/account/mfa/setup'), 200, 'mfa setup').json;
-  expect(await web(mfa, 'POST /app/api/account/mfa/enable', { json: { code: '000000x' } }), 400, 'mfa enable with a malformed code');
-  expect(await web(mfa, 'POST /app/api/account/mfa/enable', { json: { code: totp(setup.secret, f.clock.now) } }), 200, 'mfa enable');
+  expect(await web(mfa, 'POST /app/api/account/mfa/enable', { json: { code: '000000x', password: PASSWORD } }), 400, 'mfa enable with a malformed code');
+  expect(await web(mfa, 'POST /app/api/account/mfa/enable', { json: { code: totp(setup.secret, f.clock.now) } }), 400, 'mfa enable without the password');
+  expect(await web(mfa, 'POST /app/api/account/mfa/enable', { json: { code: totp(setup.secret, f.clock.now), password: PASSWORD } }), 200, 'mfa enable');
   f.clock.advance(60_000);
-  expect(await web(mfa, 'POST /app/api/account/mfa/enable', { json: { code: totp(setup.secret, f.clock.now) } }), 409, 'mfa enable twice');
+  expect(await web(mfa, 'POST /app/api/account/mfa/enable', { json: { code: totp(setup.secret, f.clock.now), password: PASSWORD } }), 409, 'mfa enable twice');
   expect(await web(mfa, 'POST /app/api/account/mfa/recovery-codes', { json: { password: PASSWORD } }), 200, 'new recovery codes');
   expect(await web(mfa, 'POST /app/api/account/mfa/recovery-codes', { json: { password: 'not the password' } }), 401, 'recovery codes with a wrong password');
   expect(await web(mfa, 'POST /app/api/account/mfa/disable', { json: { password: 'not the password' } }), 401, 'mfa disable with a wrong password');
@@ -209,9 +210,16 @@ test('every operation of /app/api/openapi.json answers as documented', async () 
   expect(await web(outsiderBrowser, 'GET /app/api/organization'), 403, 'organization of none');
   expect(await web(owner, 'GET /app/api/organization/members'), 200, 'members');
   const joiner = await t.user();
-  expect(await web(owner, 'POST /app/api/organization/members', { json: { email: joiner.email, role: 'Standard User' } }), 201, 'add member');
+  const joinLink = expect(await web(owner, 'POST /app/api/organization/members', { json: { email: joiner.email, role: 'Standard User' } }), 201, 'add member (an invitation)').json;
+  const joinToken = String(joinLink?.url ?? '/link/none').split('/link/')[1];
+  expect(await web(invitee, 'POST /app/api/links/{token}/accept', { params: { token: joinToken } }), 403, 'accept as another account');
+  expect(await web(browser(), 'POST /app/api/links/{token}/accept', { params: { token: joinToken } }), 401, 'accept signed out');
+  expect(await web(browser(), 'POST /app/api/links/{token}', { params: { token: joinToken }, json: { name: 'Mallory', password: 'a long passphrase' } }), 409, 'redeem an existing account’s invitation signed out');
+  const joinerBrowser = await signedIn(joiner.email);
+  expect(await web(joinerBrowser, 'POST /app/api/links/{token}/accept', { params: { token: joinToken } }), 200, 'accept');
+  expect(await web(joinerBrowser, 'POST /app/api/links/{token}/accept', { params: { token: 'nope' } }), 404, 'accept an unknown link');
   expect(await web(owner, 'POST /app/api/organization/members', { json: { email: joiner.email, role: 'Standard User' } }), 409, 'add a member twice');
-  expect(await web(owner, 'POST /app/api/organization/members', { json: { email: 'nobody@example.com', role: 'Standard User' } }), 404, 'add an unknown user');
+  expect(await web(owner, 'POST /app/api/organization/members', { json: { email: 'nobody@example.com', role: 'Standard User' } }), 201, 'add an unknown e-mail (the same answer)');
   expect(await web(owner, 'POST /app/api/organization/members', { json: { email: joiner.email, role: 'King' } }), 400, 'add with a bad role');
   expect(await web(standard, 'POST /app/api/organization/members', { json: { email: joiner.email, role: 'Admin' } }), 403, 'add by a Standard User');
   expect(await web(owner, 'PATCH /app/api/organization/members/{userId}', { params: { userId: joiner.id }, json: { role: 'Admin' } }), 200, 'change role');
@@ -224,6 +232,12 @@ test('every operation of /app/api/openapi.json answers as documented', async () 
   expect(await web(owner, 'POST /app/api/organization/members/{userId}/reinstate', { params: { userId: joiner.id } }), 200, 'reinstate');
   expect(await web(owner, 'POST /app/api/organization/members/{userId}/reinstate', { params: { userId: 'nope' } }), 404, 'reinstate unknown');
   expect(await web(owner, 'POST /app/api/organization/members/{userId}/reinstate', { params: { userId: f.ownerId } }), 200, 'reinstate an active member (nothing to do)');
+  const joinerAgain = await signedIn(joiner.email); // the suspension above ended the joiner's session
+  expect(await web(joinerAgain, 'POST /app/api/organization/networks/{networkId}/move-in', { params: { networkId: 'nope' } }), 404, 'move in an unknown network');
+  expect(await web(outsiderBrowser, 'POST /app/api/organization/networks/{networkId}/move-in', { params: { networkId: 'nope' } }), 403, 'move in without an organization');
+  expect(await web(owner, 'POST /app/api/organization/leave'), 409, 'the last Owner cannot leave');
+  expect(await web(joinerAgain, 'POST /app/api/organization/leave'), 200, 'leave');
+  expect(await web(joinerAgain, 'POST /app/api/organization/leave'), 403, 'leave when in none');
 
   /* ---------------------------------------------------------------- organization console: embedding */
   const E = '/app/api/organization/embedding';

@@ -26,15 +26,21 @@ for (const dialect of DIALECTS) {
       return c;
     }
 
-    async function enrol(c: WebClient): Promise<{ secret: string; recoveryCodes: string[] }> {
+    async function enrol(c: WebClient, password = PASSWORD): Promise<{ secret: string; recoveryCodes: string[] }> {
       const setup = await c.request('POST', '/app/api/account/mfa/setup');
       assert.equal(setup.statusCode, 200, setup.body);
       const { secret, otpauthUrl } = setup.json();
       assert.match(otpauthUrl, /^otpauth:\/\/totp\/Netloom:/);
       assert.ok(otpauthUrl.includes(`secret=${secret}`));
-      const wrong = await c.request('POST', '/app/api/account/mfa/enable', { body: { code: code(secret, clock - 3_600_000) } });
+      const wrong = await c.request('POST', '/app/api/account/mfa/enable', { body: { code: code(secret, clock - 3_600_000), password } });
       assert.equal(wrong.statusCode, 400);
-      const ok = await c.request('POST', '/app/api/account/mfa/enable', { body: { code: code(secret, clock) } });
+      // a session alone cannot turn MFA on (issue 19 finding 10): the password is required and checked
+      const noPassword = await c.request('POST', '/app/api/account/mfa/enable', { body: { code: code(secret, clock) } });
+      assert.equal(noPassword.statusCode, 400, noPassword.body);
+      const wrongPassword = await c.request('POST', '/app/api/account/mfa/enable', { body: { code: code(secret, clock), password: 'not the password' } });
+      assert.equal(wrongPassword.statusCode, 401, wrongPassword.body);
+      assert.equal(wrongPassword.json().code, 'INVALID_CREDENTIALS');
+      const ok = await c.request('POST', '/app/api/account/mfa/enable', { body: { code: code(secret, clock), password } });
       assert.equal(ok.statusCode, 200, ok.body);
       return { secret, recoveryCodes: ok.json().recoveryCodes };
     }
@@ -183,7 +189,7 @@ for (const dialect of DIALECTS) {
       assert.ok(!JSON.stringify(stored).includes(token), 'stored hashed');
       const c = webClient(t.app);
       const info = await c.request('GET', `/app/api/links/${token}`);
-      assert.deepEqual(info.json(), { kind: 'invite', email: 'new.person@example.com', organization: { name: 'Invite Co' }, expiresAt, needsName: true });
+      assert.deepEqual(info.json(), { kind: 'invite', email: 'new.person@example.com', organization: { name: 'Invite Co' }, expiresAt, needsName: true, acceptable: false });
       const noName = await c.request('POST', `/app/api/links/${token}`, { body: { password: 'my own passphrase' } });
       assert.equal(noName.statusCode, 400);
       const foreign = await c.request('POST', `/app/api/links/${token}`, { body: { name: 'New', password: 'my own passphrase' }, origin: 'https://evil.example' });
@@ -219,7 +225,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await webClient(t.app).signIn(u.email)).statusCode, 401);
       assert.equal((await webClient(t.app).signIn(u.email, 'reset passphrase 1')).statusCode, 200);
       // with MFA the link alone is not enough
-      const { secret } = await enrol(c);
+      const { secret } = await enrol(c, 'reset passphrase 1');
       clock += 30_000;
       const l2 = await createResetLink(t.database.db, t.config.publicUrl, u.email, 'cli', clock);
       const noCode = await webClient(t.app).request('POST', `/app/api/links/${l2.token}`, { body: { password: 'reset passphrase 2' } });

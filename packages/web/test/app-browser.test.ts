@@ -392,6 +392,7 @@ test('two-factor authentication: enrolled through the page (QR and secret), then
   const secret = (await page.getByTestId('mfa-secret').innerText()).replace(/\s/g, '');
   const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
   await page.getByLabel('Code from the app').fill(code);
+  await page.getByLabel('Your password').fill(env.owner.password);
   await page.getByRole('button', { name: 'Turn on' }).click();
   const codes = (await page.getByTestId('recovery-codes').innerText()).split('\n').map((s) => s.trim()).filter(Boolean);
   assert.equal(codes.length, 10);

@@ -161,7 +161,7 @@ test('a respondent who stops half-way resumes on another device where they left 
   await second.getByText('Welcome back, Dev Desai').waitFor();
   // The first unanswered question, with the earlier answer carried forward into it.
   await second.getByRole('heading', { level: 1, name: 'How much do you trust each of them?' }).waitFor();
-  assert.equal(await second.getByRole('checkbox').count(), 1);
+  assert.equal(await second.getByRole('checkbox').count(), 1, await second.locator('main').innerText());
   await second.getByRole('button', { name: 'Back' }).click();
   await second.getByRole('heading', { level: 1, name: 'Who do you go to for advice?' }).waitFor();
   assert.equal(await second.getByRole('checkbox', { name: /Eli Eriksen/ }).isChecked(), true);

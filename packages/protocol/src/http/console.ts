@@ -153,8 +153,19 @@ export const EmbeddingConsoleSchema = Type.Object(
   { $id: 'EmbeddingConsole', additionalProperties: false },
 );
 
+export const LeftOrganizationSchema = Type.Object(
+  { left: Type.Literal(true), revokedCredentials: Type.Integer({ minimum: 0, description: 'Organization credentials you had created, now revoked.' }) },
+  { $id: 'LeftOrganization', additionalProperties: false },
+);
+export const MovedNetworkSchema = Type.Object(
+  { networkId: Type.String(), organizationId: Type.String() },
+  { $id: 'MovedNetwork', additionalProperties: false },
+);
+
 /** The named schemas of this file (http/index.ts registers them). */
 export const CONSOLE_SCHEMAS = [
+  LeftOrganizationSchema,
+  MovedNetworkSchema,
   OrganizationMemberSchema,
   OrganizationOverviewSchema,
   AddMemberBody,

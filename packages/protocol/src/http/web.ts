@@ -115,7 +115,10 @@ export const MfaSetupSchema = Type.Object(
   },
   { $id: 'MfaSetup', additionalProperties: false },
 );
-export const MfaEnableBody = Type.Object({ code: Type.String({ minLength: 6, maxLength: 20 }) }, { $id: 'MfaEnableBody', additionalProperties: false });
+export const MfaEnableBody = Type.Object(
+  { code: Type.String({ minLength: 6, maxLength: 20 }), password: Type.String({ maxLength: 1024, description: 'Your current password: a session alone cannot turn MFA on.' }) },
+  { $id: 'MfaEnableBody', additionalProperties: false },
+);
 export const PasswordBody = Type.Object({ password: Type.String({ maxLength: 1024 }) }, { $id: 'PasswordConfirmBody', additionalProperties: false });
 export const RecoveryCodesSchema = Type.Object(
   { recoveryCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10, description: 'One-time codes, shown once.' }) },
@@ -145,9 +148,18 @@ export const LinkInfoSchema = Type.Object(
     email: Type.String(),
     organization: Type.Union([Type.Object({ name: Type.String() }, { additionalProperties: false }), Type.Null()]),
     expiresAt: Type.String({ format: 'date-time' }),
-    needsName: Type.Boolean({ description: 'Redemption needs `name` (an invitation that creates the account).' }),
+    needsName: Type.Boolean({ description: 'Redemption needs `name` (every invitation; whether the e-mail has an account is not told).' }),
+    acceptable: Type.Boolean({ description: 'Signed in as the account this invitation is for: accept it with `POST /app/api/links/{token}/accept`.' }),
   },
   { $id: 'LinkInfo', additionalProperties: false },
+);
+export const InvitationAcceptedSchema = Type.Object(
+  {
+    accepted: Type.Literal(true),
+    organizationId: Type.Union([Type.String(), Type.Null()]),
+    role: Type.Union([ref(OrgRoleSchema), Type.Null()]),
+  },
+  { $id: 'InvitationAccepted', additionalProperties: false },
 );
 export const LinkRedeemBody = Type.Object(
   {
@@ -250,6 +262,7 @@ export const WEB_SCHEMAS = [
   InvitationBody,
   CreatedLinkSchema,
   LinkInfoSchema,
+  InvitationAcceptedSchema,
   LinkRedeemBody,
   WebCredentialSchema,
   WebCredentialListSchema,

@@ -7,7 +7,9 @@
 const TOKENISH = /^[A-Za-z0-9_-]{16,}$/;
 
 export function loggableUrl(url: string): string {
-  const path = url.split('?')[0];
+  // Invitation and reset link tokens (`nlk_…`, in `/link/:token` and `/app/api/links/:token`) are
+  // secrets while the link is valid (issue 19 finding 8).
+  const path = url.split('?')[0].replace(/nlk_[^/?#]*/g, 'nlk_[redacted]');
   if (!path.startsWith('/s/')) return path;
   return path
     .split('/')

@@ -85,7 +85,7 @@ export async function registerRoutes(app: App): Promise<void> {
     webSessionRoutes(web, deps);
     webAccountRoutes(web, deps);
     webOrganizationRoutes(web);
-    webLinkRoutes(web, deps);
+    webLinkRoutes(web, deps, ctx);
     webPasswordResetRoutes(web, deps);
     webCredentialRoutes(web, deps);
     webExploreRoutes(web, ctx);

@@ -6,7 +6,7 @@ import type { NetworkRecord } from './networks.ts';
 const META = [
   'n.id', 'n.owner_id', 'n.name', 'n.description', 'n.is_directed', 'n.status', 'n.file_type', 'n.original_file_type',
   'n.network_uuid', 'n.handpicked', 'n.max_views', 'n.node_count', 'n.edge_count', 'n.json_bytes', 'n.version',
-  'n.created', 'n.modified', 'u.name as owner_name',
+  'n.created', 'n.modified', 'n.org_id', 'u.name as owner_name',
 ] as const;
 
 /** `q` matches a case-insensitive substring of the name (LIKE wildcards in `q` are literal). */

@@ -27,8 +27,10 @@ export type NetworkListRow = NetworkRecord & {
 };
 export type ShareRecord = Selectable<NetworkSharesTable>;
 
-export type NewNetwork = Omit<NetworksTable, 'json_gz' | 'json_bytes' | 'version' | 'created' | 'modified' | 'handpicked'> & {
+export type NewNetwork = Omit<NetworksTable, 'json_gz' | 'json_bytes' | 'version' | 'created' | 'modified' | 'handpicked' | 'org_id'> & {
   handpicked?: number;
+  /** The organization it belongs to (null/absent: personal). */
+  org_id?: string | null;
   created?: string;
   /** The network JSON text (or its UTF-8 bytes) exactly as it is to be returned by GET. */
   json: string | Uint8Array;
@@ -48,7 +50,7 @@ export type NetworkPatch = Partial<
 const META = [
   'n.id', 'n.owner_id', 'n.name', 'n.description', 'n.is_directed', 'n.status', 'n.file_type', 'n.original_file_type',
   'n.network_uuid', 'n.handpicked', 'n.max_views', 'n.node_count', 'n.edge_count', 'n.json_bytes', 'n.version',
-  'n.created', 'n.modified', 'u.name as owner_name',
+  'n.created', 'n.modified', 'n.org_id', 'u.name as owner_name',
 ] as const;
 
 async function compress(json: string | Uint8Array): Promise<{ gz: Buffer; bytes: number }> {
@@ -63,7 +65,7 @@ export async function insertNetwork(db: Kysely<Database>, input: NewNetwork): Pr
   const created = input.created ?? nowIso();
   await db
     .insertInto('networks')
-    .values({ ...rest, handpicked: input.handpicked ?? 0, json_gz: gz, json_bytes: bytes, version: 1, created, modified: created })
+    .values({ ...rest, org_id: input.org_id ?? null, handpicked: input.handpicked ?? 0, json_gz: gz, json_bytes: bytes, version: 1, created, modified: created })
     .execute();
   const rec = await getNetwork(db, input.id);
   if (!rec) throw new Error('insertNetwork: row vanished');
@@ -215,6 +217,12 @@ export async function updateNetworkIf(
   return Number(res.numUpdatedRows) > 0;
 }
 
+/** Moves a network into an organization (its owner's explicit choice); does not change `version`. */
+export async function setNetworkOrganization(db: Kysely<Database>, id: string, orgId: string): Promise<boolean> {
+  const res = await db.updateTable('networks').set({ org_id: orgId }).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
 /** Deletes a network (its shares go with it through ON DELETE CASCADE). */
 export async function deleteNetwork(db: Kysely<Database>, id: string): Promise<boolean> {
   const res = await db.deleteFrom('networks').where('id', '=', id).executeTakeFirst();
@@ -243,12 +251,11 @@ export async function listNetworksForUser(db: Kysely<Database>, userId: string, 
   return q.execute();
 }
 
-/** Networks owned by any member of the organization; oldest first. */
+/** Networks that belong to the organization (`org_id`, migration 0012); oldest first. */
 export async function listNetworksForOrg(db: Kysely<Database>, orgId: string, opts: ListOptions = {}): Promise<NetworkListRow[]> {
   let q = networksWithOwner(db)
-    .innerJoin('memberships as m', 'm.user_id', 'n.owner_id')
     .select([...META])
-    .where('m.org_id', '=', orgId)
+    .where('n.org_id', '=', orgId)
     .orderBy('n.created')
     .orderBy('n.id');
   if (opts.limit !== undefined) q = q.limit(opts.limit).offset(opts.offset ?? 0);
@@ -325,13 +332,12 @@ export function listShares(db: Kysely<Database>, networkId: string): Promise<Sha
   return db.selectFrom('network_shares').selectAll().where('network_id', '=', networkId).orderBy('created').orderBy('user_id').execute();
 }
 
-/** Number of Public and Private networks owned by the members of an organization. */
+/** Number of Public and Private networks that belong to an organization. */
 export async function countNetworksByOrg(db: Kysely<Database>, orgId: string): Promise<{ public: number; private: number }> {
   const rows = await db
     .selectFrom('networks as n')
-    .innerJoin('memberships as m', 'm.user_id', 'n.owner_id')
     .select(['n.status as status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('m.org_id', '=', orgId)
+    .where('n.org_id', '=', orgId)
     .groupBy('n.status')
     .execute();
   const out = { public: 0, private: 0 };

@@ -84,6 +84,11 @@ export interface NetworksTable {
   version: number;
   created: string;
   modified: string;
+  /**
+   * The organization the network belongs to (migration 0012): set when created by a member or an
+   * organization credential, or moved in by its owner; null for a personal network.
+   */
+  org_id: string | null;
 }
 
 export interface NetworkSharesTable {

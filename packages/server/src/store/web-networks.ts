@@ -6,7 +6,7 @@ import type { NetworkListRow } from './networks.ts';
 const META = [
   'n.id', 'n.owner_id', 'n.name', 'n.description', 'n.is_directed', 'n.status', 'n.file_type', 'n.original_file_type',
   'n.network_uuid', 'n.handpicked', 'n.max_views', 'n.node_count', 'n.edge_count', 'n.json_bytes', 'n.version',
-  'n.created', 'n.modified', 'u.name as owner_name',
+  'n.created', 'n.modified', 'n.org_id', 'u.name as owner_name',
 ] as const;
 
 /** Networks owned by `userId` plus networks shared with `userId`: last modified first, or by name (case-insensitive). */

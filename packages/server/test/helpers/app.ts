@@ -35,7 +35,7 @@ export interface TestApp {
 
 let counter = 0;
 
-export async function testApp(dialect: Dialect = 'sqlite', env: Record<string, string> = {}, deps: { now?: () => number } = {}): Promise<TestApp> {
+export async function testApp(dialect: Dialect = 'sqlite', env: Record<string, string> = {}, deps: { now?: () => number; logger?: Record<string, unknown> } = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'netloom-test-'));
   const schema = dialect === 'postgres' ? `t_${process.pid}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}` : undefined;
   const config = loadConfig({
@@ -46,7 +46,7 @@ export async function testApp(dialect: Dialect = 'sqlite', env: Record<string, s
   });
   const database = await openDatabase(config);
   await migrate(database.db);
-  const app = await buildApp(config, { database, logger: process.env.NETLOOM_TEST_LOG ? undefined : false, now: deps.now });
+  const app = await buildApp(config, { database, logger: deps.logger ?? (process.env.NETLOOM_TEST_LOG ? undefined : false), now: deps.now });
   await app.ready();
   const t: TestApp = {
     app,

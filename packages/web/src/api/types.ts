@@ -123,8 +123,10 @@ export interface LinkInfo {
   email: string;
   organization: { name: string } | null;
   expiresAt: string;
-  /** An invitation that creates the account: redemption needs a name. */
+  /** Every invitation: redemption (creating an account) needs a name. */
   needsName: boolean;
+  /** Signed in as the account this invitation is for: accept it (no password). */
+  acceptable: boolean;
 }
 
 export const EXPORT_FORMATS = [

@@ -28,8 +28,9 @@ function QrCode({ text }: { text: string }) {
 
 export function MfaSetup({ onDone }: { onDone: () => void }) {
   const setup = useMutation({ mutationFn: () => api.post<Setup>('/app/api/account/mfa/setup') });
-  const enable = useMutation({ mutationFn: (code: string) => api.post<{ recoveryCodes: string[] }>('/app/api/account/mfa/enable', { code }) });
+  const enable = useMutation({ mutationFn: (b: { code: string; password: string }) => api.post<{ recoveryCodes: string[] }>('/app/api/account/mfa/enable', b) });
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const start = setup.mutate;
   useEffect(() => start(), [start]);
 
@@ -46,7 +47,7 @@ export function MfaSetup({ onDone }: { onDone: () => void }) {
   if (!setup.data) return <Loading label="Preparing a secret…" />;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    enable.mutate(code.replace(/\s/g, ''));
+    enable.mutate({ code: code.replace(/\s/g, ''), password });
   };
   return (
     <div className="mfa-setup">
@@ -60,6 +61,7 @@ export function MfaSetup({ onDone }: { onDone: () => void }) {
       </div>
       <form className="stack" onSubmit={submit}>
         <TextField label="Code from the app" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]{6,7}" required value={code} onChange={(e) => setCode(e.target.value)} hint="6 digits; a new one every 30 seconds." />
+        <TextField label="Your password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} hint="Turning two-factor authentication on needs your password." />
         <ErrorNotice error={enable.error} />
         <div><Button type="submit" variant="primary" busy={enable.isPending}>Turn on</Button></div>
       </form>

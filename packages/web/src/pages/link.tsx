@@ -1,6 +1,7 @@
 /**
- * `/link/:token`: an invitation (choose your name and password) or a password reset (choose a new
- * password). Redeeming the link signs you in. Used or expired links say so.
+ * `/link/:token`: an invitation (choose your name and password — or, for an existing account, sign in as
+ * it and accept) or a password reset (choose a new password). Redeeming the link signs you in. Used or
+ * expired links say so. An invitation never changes an existing account's password.
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -25,6 +26,13 @@ export default function LinkPage() {
   const [askCode, setAskCode] = useState(false);
   const qc = useQueryClient();
   const navigate = useNavigate();
+  const accept = useMutation({
+    mutationFn: () => api.post<{ accepted: true; organizationId: string | null }>(`/app/api/links/${encodeURIComponent(token)}/accept`),
+    onSuccess: async () => {
+      await qc.invalidateQueries();
+      navigate(APP_PATHS.networks, { replace: true });
+    },
+  });
   const redeem = useMutation({
     mutationFn: (b: { name?: string; password: string; totp?: string; recoveryCode?: string }) => api.post<Session>(`/app/api/links/${encodeURIComponent(token)}`, b),
     onError: (err) => {
@@ -46,6 +54,18 @@ export default function LinkPage() {
     );
   }
   const l = info.data;
+  if (l.kind === 'invite' && l.acceptable) {
+    return (
+      <div className="narrow">
+        <div className="card stack">
+          <h1 id="page-title" tabIndex={-1}>Join {l.organization ? l.organization.name : 'Netloom'}</h1>
+          <p>You were invited as <strong>{l.email}</strong>, the account you are signed in as. Your password and everything you own stay as they are; what you own now stays yours.</p>
+          <ErrorNotice error={accept.error} />
+          <div><Button variant="primary" busy={accept.isPending} onClick={() => accept.mutate()}>Accept the invitation</Button></div>
+        </div>
+      </div>
+    );
+  }
   // A reset of an account with two-factor authentication asks for a code too (the server says so).
   const needsCode = askCode;
   const tooShort = password.length > 0 && password.length < MIN_PASSWORD;
@@ -69,6 +89,11 @@ export default function LinkPage() {
           )}
         </p>
         <p className="muted">This link works until {formatDate(l.expiresAt)}.</p>
+        {l.kind === 'invite' && (
+          <p className="muted">
+            Already have a Netloom account with this e-mail? <Link to={APP_PATHS.signIn}>Sign in</Link> as it, then open this link again to accept.
+          </p>
+        )}
         <form className="stack" onSubmit={submit}>
           <input type="email" name="email" autoComplete="username" value={l.email} readOnly hidden />
           {l.kind === 'invite' && <TextField label={l.needsName ? 'Your name' : 'Your name (optional)'} name="name" autoComplete="name" required={l.needsName} error={touched && l.needsName && !name.trim() ? 'Enter your name.' : undefined} value={name} onChange={(e) => setName(e.target.value)} />}

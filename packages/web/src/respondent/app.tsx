@@ -304,7 +304,7 @@ export function RespondentApp({ token }: { token: string }) {
             Question {screen.index + 1} of {total}
           </p>
           {heading(q.text, `${q.id}-title`)}
-          <QuestionBody question={q} value={answers[q.id]} onChange={(v) => setAnswer(q.id, v)} people={offeredFor(q.id)} fields={roster.fields} byId={byId} error={problem ?? undefined} />
+          <QuestionBody key={q.id} question={q} value={answers[q.id]} onChange={(v) => setAnswer(q.id, v)} people={offeredFor(q.id)} fields={roster.fields} byId={byId} error={problem ?? undefined} />
           <div className="r-nav">
             <button type="button" className="btn btn-secondary" onClick={() => go(screen.index === 0 ? (view.survey.intro.trim() ? { kind: 'intro' } : view.survey.consent ? { kind: 'consent' } : { kind: 'question', index: 0 }) : { kind: 'question', index: screen.index - 1 })} disabled={screen.index === 0 && !view.survey.intro.trim() && !view.survey.consent}>
               Back

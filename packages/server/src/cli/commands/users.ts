@@ -1,4 +1,4 @@
-/** netloom users create | set-plan | suspend | unverify | activate | invite | reset-link */
+/** netloom users create | set-plan | suspend | unverify | activate | invite | reset-link | mfa-reset */
 import type { CliCommand } from '../context.ts';
 import { userJson } from '../present.ts';
 import {
@@ -13,6 +13,7 @@ import {
   unverifyUser,
 } from '../../domain/identity/users.ts';
 import { createInvitation, createResetLink } from '../../domain/identity/user-links.ts';
+import { resetMfa } from '../../domain/identity/mfa.ts';
 
 export const usersCommand: CliCommand = {
   name: 'users',
@@ -71,12 +72,25 @@ export const usersCommand: CliCommand = {
       );
     users
       .command('reset-link')
-      .description('print a one-time password-reset link (1 hour) for an account; older reset links stop working')
+      .description('print a one-time password-reset link (1 hour) for an account; older reset links stop working. The link still asks for the second factor of an account with MFA unless --clear-mfa')
+      .argument('<email>', 'e-mail address of the account')
+      .option('--clear-mfa', 'also turn the account\'s MFA off now (as mfa-reset), for someone who lost their authenticator and recovery codes and whose identity you checked')
+      .action((email: string, o: { clearMfa?: boolean }) =>
+        ctx.run(async (db) => {
+          const cleared = o.clearMfa ? await resetMfa(db, (await requireUserByEmail(db, email)).id) : null;
+          const link = await createResetLink(db, ctx.config.publicUrl, email, 'cli', Date.now());
+          return { url: link.url, email: link.email, expiresAt: link.expiresAt, ...(cleared ? { mfaCleared: cleared.hadMfa, endedSessions: cleared.endedSessions } : {}) };
+        }),
+      );
+    users
+      .command('mfa-reset')
+      .description('turn an account\'s MFA off (secret and recovery codes deleted, every web session ended) — for someone who lost their authenticator and recovery codes and whose identity you checked; they sign in with their password and may enrol again')
       .argument('<email>', 'e-mail address of the account')
       .action((email: string) =>
         ctx.run(async (db) => {
-          const link = await createResetLink(db, ctx.config.publicUrl, email, 'cli', Date.now());
-          return { url: link.url, email: link.email, expiresAt: link.expiresAt };
+          const user = await requireUserByEmail(db, email);
+          const r = await resetMfa(db, user.id);
+          return { email: user.email, mfaCleared: r.hadMfa, endedSessions: r.endedSessions };
         }),
       );
   },

@@ -4,16 +4,18 @@
  * - 'owner': for the signed-in web user, bound to the web session that opened it (signing out, or the web
  *   session ending, ends the viewer); the user's access ('owner' | 'edit' | 'read') is re-checked on
  *   every viewer request. Edit access: saved views and node metrics are written to the stored network;
- *   read access: read-only. Metrics follow the user's plan; AI chat follows the user's organization
- *   (its switch, allowance and presets), off without one;
+ *   read access: read-only. Metrics follow the user's plan; AI chat follows the organization the
+ *   network belongs to (its switch, allowance and presets) when the user is its member, else off;
  * - 'public' (Discover): any Public network, read-only, signed out allowed; no chat.
  * The session's origin is the web app's own origin; the viewer never sees the cookie: it gets launch
  * tokens (60 s, single use) from the web app (`POST /app/api/explore/:sessionId/launch-tokens`, cookie +
  * CSRF for owner sessions) and exchanges them for access tokens exactly like an embed.
  *
  * An embed session needs an organization (its settings, audit log and allowances hang off it): the
- * viewing user's organization, else the network owner's, else the installation's "personal workspaces"
- * organization — a bookkeeping row that no user belongs to (created once, recorded in `meta`).
+ * organization the network belongs to (`networks.org_id`, docs/security.md "Accounts and
+ * organizations"), else the installation's "personal workspaces" organization — a bookkeeping row that
+ * no user belongs to (created once, recorded in `meta`). So a member's personal network (one owned
+ * before joining) never appears in, nor spends the allowances of, the member's organization.
  */
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../store/db.ts';
@@ -66,13 +68,9 @@ async function anchorOrg(db: Kysely<Database>, createdBy: string): Promise<strin
   });
 }
 
-async function orgFor(db: Kysely<Database>, userId: string | null, networkOwnerId: string): Promise<{ orgId: string; real: boolean }> {
-  for (const id of [userId, networkOwnerId]) {
-    if (!id) continue;
-    const m = await getMembershipOfUser(db, id);
-    if (m) return { orgId: m.org_id, real: true };
-  }
-  return { orgId: await anchorOrg(db, networkOwnerId), real: false };
+async function orgFor(db: Kysely<Database>, net: { owner_id: string; org_id: string | null }): Promise<{ orgId: string; real: boolean }> {
+  if (net.org_id) return { orgId: net.org_id, real: true };
+  return { orgId: await anchorOrg(db, net.owner_id), real: false };
 }
 
 async function start(
@@ -126,7 +124,7 @@ export interface OwnerExploreInput {
 export async function startOwnerExplore(ctx: EmbedContext, input: OwnerExploreInput): Promise<ExploreStarted> {
   const found = await loadWithAccess(ctx.db, input.principal, input.networkId);
   if (!found || found.access === 'none') throw new DomainError('NOT_FOUND', `no network ${JSON.stringify(input.networkId)}`);
-  const { orgId, real } = await orgFor(ctx.db, input.principal.userId, found.net.owner_id);
+  const { orgId, real } = await orgFor(ctx.db, found.net);
   const expiresAt = Math.min(input.webSessionEndsAt, ctx.now() + EXPLORE_MAX_MS);
   return start(ctx, { mode: 'owner', userId: input.principal.userId, orgId, networkId: found.net.id, origin: input.origin, access: found.access, webSessionId: input.webSessionId, expiresAt, chat: real && orgId === (await getMembershipOfUser(ctx.db, input.principal.userId))?.org_id });
 }
@@ -135,7 +133,7 @@ export async function startOwnerExplore(ctx: EmbedContext, input: OwnerExploreIn
 export async function startPublicExplore(ctx: EmbedContext, input: { networkId: string; origin: string }): Promise<ExploreStarted> {
   const net = await getNetwork(ctx.db, input.networkId);
   if (!net || net.status !== 'Public') throw new DomainError('NOT_FOUND', `no public network ${JSON.stringify(input.networkId)}`);
-  const { orgId } = await orgFor(ctx.db, null, net.owner_id);
+  const { orgId } = await orgFor(ctx.db, net);
   return start(ctx, { mode: 'public', userId: net.owner_id, orgId, networkId: net.id, origin: input.origin, access: 'read', webSessionId: null, expiresAt: ctx.now() + EXPLORE_MAX_MS, chat: false });
 }
 

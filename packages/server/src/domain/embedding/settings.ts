@@ -25,7 +25,6 @@ import {
 } from '../../store/embed-settings.ts';
 import { countActiveManagedUsers } from '../../store/embed-users.ts';
 import { endSessionsWhere } from '../../store/embed-sessions.ts';
-import { getMembershipOfUser } from '../../store/organizations.ts';
 import { getNetwork } from '../../store/networks.ts';
 import { DomainError, invalidArgs, type DomainErrorItem } from '../errors.ts';
 import { MAX_EMBEDDABLE_NETWORKS, parseLimitOverrides, parseOrigins } from './rules.ts';
@@ -63,12 +62,10 @@ export async function settingsView(ctx: EmbedContext, orgId: string, db: Kysely<
   };
 }
 
-/** Whether the network belongs to the organization (owned by a member). */
+/** Whether the network belongs to the organization (`org_id`: created by a member or moved in; never by joining). */
 export async function isOrgNetwork(db: Kysely<Database>, orgId: string, networkId: string): Promise<boolean> {
   const net = await getNetwork(db, networkId);
-  if (!net) return false;
-  const m = await getMembershipOfUser(db, net.owner_id);
-  return m !== null && m.org_id === orgId;
+  return net !== null && net.org_id === orgId;
 }
 
 export type Embeddability = 'ok' | 'not-found' | 'not-embeddable';

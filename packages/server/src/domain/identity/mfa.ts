@@ -5,7 +5,8 @@
  * cannot be replayed. Ten one-time recovery codes (`xxxxx-xxxxx`, 50 bits each), stored as SHA-256.
  *
  * Flow: setup → a pending secret (shown once as secret + URL); enable { code } → the pending secret
- * becomes the active one and fresh recovery codes are returned once; disable { password } (refused
+ * becomes the active one and fresh recovery codes are returned once — the route asks for the password
+ * too (a session alone never turns MFA on); disable { password } (refused
  * while the organization requires MFA); regenerate { password } → new codes, the old ones stop working.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -24,6 +25,7 @@ import {
   useTimeStep,
 } from '../../store/mfa.ts';
 import { DomainError } from '../errors.ts';
+import { deleteWebSessionsOfUser } from '../../store/web-sessions.ts';
 
 export const TOTP_ISSUER = 'Netloom';
 const PERIOD = 30;
@@ -93,6 +95,19 @@ export async function enableMfa(db: Kysely<Database>, userId: string, code: stri
 
 export async function disableMfa(db: Kysely<Database>, userId: string): Promise<void> {
   await deleteUserMfa(db, userId);
+}
+
+/**
+ * The operator's MFA reset (`netloom users mfa-reset`, `users reset-link --clear-mfa`): the secret and
+ * recovery codes are deleted and every web session of the account ends, so whoever might hold one must
+ * sign in again with the password. `hadMfa`: whether MFA was on.
+ */
+export async function resetMfa(db: Kysely<Database>, userId: string): Promise<{ hadMfa: boolean; endedSessions: number }> {
+  return inTransaction(db, async (trx) => {
+    const hadMfa = await mfaEnabled(trx, userId);
+    await deleteUserMfa(trx, userId);
+    return { hadMfa, endedSessions: await deleteWebSessionsOfUser(trx, userId) };
+  });
 }
 
 export async function regenerateRecoveryCodes(db: Kysely<Database>, userId: string, now: number): Promise<{ recoveryCodes: string[] }> {

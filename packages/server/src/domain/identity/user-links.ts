@@ -1,11 +1,19 @@
 /**
  * One-time links (docs/web-app.md "Invitations and password resets"; no e-mail is sent — whoever creates
- * a link passes it on): an **invitation** (valid 7 days) creates the account on redemption, with the
- * password the person chooses, and adds it to the organization with the given role; a **reset** (valid
- * 1 hour) sets a new password and ends every session of the account. Links are 256-bit random tokens
- * (`nlk_…`), stored as SHA-256 only, single use (an atomic conditional UPDATE), and a new reset link
- * retires the older unused ones of that account. Created by organization Owners/Admins (invitations,
- * web app) or by the operator CLI (`netloom users invite|reset-link`).
+ * a link passes it on): an **invitation** (valid 7 days) and a **reset** (valid 1 hour). Links are
+ * 256-bit random tokens (`nlk_…`), stored as SHA-256 only, single use (an atomic conditional UPDATE), and
+ * a new reset link retires the older unused ones of that account. Created by organization Owners/Admins
+ * (invitations, web app) or by the operator CLI (`netloom users invite|reset-link`).
+ *
+ * Invitations never touch an existing account's credentials (docs/security.md "Accounts and
+ * organizations"; issue 19 finding 1):
+ * - for an e-mail without an account, redeeming the link creates it with the password the person
+ *   chooses and adds it to the organization;
+ * - for an e-mail that has an account (with or without a password), the link is only *accepted* by that
+ *   account, signed in as itself (`acceptInvitation`); redeeming it signed out is refused and changes
+ *   nothing, so the link is useless to anyone else, the inviter included;
+ * - creating an invitation answers the same for both (and for an account in another organization), so
+ *   the answer tells the inviter nothing about the account.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -53,7 +61,11 @@ export interface InviteInput {
   inviterUserId?: string;
 }
 
-/** An invitation link. CONFLICT when the e-mail already has an account that can sign in. */
+/**
+ * An invitation link: the same answer whether or not the e-mail has an account (see the header).
+ * CONFLICT only when the e-mail is already a member of this very organization (the inviter sees the
+ * member list anyway).
+ */
 export async function createInvitation(db: Kysely<Database>, publicUrl: string, input: InviteInput, now: number): Promise<CreatedLink> {
   const email = normalizeEmail(input.email);
   const role = input.orgId ? parseRole(input.role ?? 'Standard User') : null;
@@ -68,12 +80,9 @@ export async function createInvitation(db: Kysely<Database>, publicUrl: string, 
       }
     }
     const existing = await getUserByEmail(trx, email);
-    if (existing && (existing.password_hash !== null || existing.kind !== 'regular')) {
-      throw new DomainError('CONFLICT', `${email} already has an account; add it to the organization instead (or send a reset link)`, [{ path: '/email', message: 'already has an account' }]);
-    }
     if (existing && input.orgId) {
       const m = await getMembershipOfUser(trx, existing.id);
-      if (m && m.org_id !== input.orgId) throw new DomainError('CONFLICT', `${email} belongs to another organization`, [{ path: '/email', message: 'belongs to another organization' }]);
+      if (m && m.org_id === input.orgId) throw new DomainError('CONFLICT', `${email} is already a member of this organization`, [{ path: '/email', message: 'already a member' }]);
     }
     const token = newToken();
     const expiresAt = iso(now + INVITE_TTL_MS);
@@ -123,8 +132,10 @@ export interface LinkInfo {
   email: string;
   organization: { name: string } | null;
   expiresAt: string;
-  /** Redemption needs a name (an invitation that creates the account). */
+  /** Redemption needs a name (every invitation: whether the e-mail has an account is not told). */
   needsName: boolean;
+  /** The request is signed in as the account this invitation is for: it can be accepted. */
+  acceptable: boolean;
 }
 
 async function liveLink(db: Kysely<Database>, token: string, now: number): Promise<UserLinkRecord> {
@@ -133,11 +144,20 @@ async function liveLink(db: Kysely<Database>, token: string, now: number): Promi
   return link;
 }
 
-/** What a link is for (404 when unknown, used or expired). */
-export async function describeLink(db: Kysely<Database>, token: string, now: number): Promise<LinkInfo> {
+/** The account an invitation is for, if it has one (bound at creation, or created since under that e-mail). */
+async function invitedAccount(db: Kysely<Database>, link: UserLinkRecord): Promise<UserRecord | null> {
+  return (link.user_id ? await getUserById(db, link.user_id) : null) ?? (await getUserByEmail(db, link.email));
+}
+
+/**
+ * What a link is for (404 when unknown, used or expired). `signedInUserId`: the web session of the
+ * request, if any — only the invited account itself learns that it can accept.
+ */
+export async function describeLink(db: Kysely<Database>, token: string, now: number, signedInUserId: string | null = null): Promise<LinkInfo> {
   const link = await liveLink(db, token, now);
   const org = link.org_id ? await getOrganizationById(db, link.org_id) : null;
-  return { kind: link.kind, email: link.email, organization: org ? { name: org.name } : null, expiresAt: link.expires_at, needsName: link.kind === 'invite' && link.user_id === null };
+  const acceptable = link.kind === 'invite' && signedInUserId !== null && (await invitedAccount(db, link))?.id === signedInUserId;
+  return { kind: link.kind, email: link.email, organization: org ? { name: org.name } : null, expiresAt: link.expires_at, needsName: link.kind === 'invite', acceptable };
 }
 
 export function checkNewPassword(password: string, field = 'password'): void {
@@ -146,38 +166,68 @@ export function checkNewPassword(password: string, field = 'password'): void {
   }
 }
 
+/** The refusal when an invitation of an existing account is redeemed signed out (nothing changes). */
+const forExistingAccount = (email: string) =>
+  new DomainError('CONFLICT', `this invitation is for the existing account ${email}: sign in as that account, then open the link again to accept it`);
+
 /**
- * Redeems a link: invitation → the account (created, or the password-less one completed) with the
- * chosen password, in the organization with the role; reset → the new password, every session ended.
- * Returns the user (the caller signs them in). 404 when the link is no longer valid.
+ * Redeems a link signed out: reset → the new password, every session ended; invitation of an e-mail
+ * without an account → the account, created with the chosen password, in the organization with the
+ * role. An invitation of an existing account is refused (CONFLICT; the link stays valid for that
+ * account to accept). Returns the user (the caller signs them in). 404 when the link is no longer valid.
+ * `hash` hashes the new password (through the bounded password queue).
  */
-export async function redeemLink(db: Kysely<Database>, token: string, input: { name?: string; password: string }, now: number): Promise<{ user: UserRecord; kind: UserLinkKind }> {
+export async function redeemLink(
+  db: Kysely<Database>,
+  token: string,
+  input: { name?: string; password: string },
+  now: number,
+  hash: (password: string) => Promise<string> = hashPassword,
+): Promise<{ user: UserRecord; kind: UserLinkKind }> {
   checkNewPassword(input.password);
-  const passwordHash = await hashPassword(input.password);
+  const pre = await liveLink(db, token, now);
+  if (pre.kind === 'invite') {
+    if (await invitedAccount(db, pre)) throw forExistingAccount(pre.email);
+    if (!input.name?.trim()) throw new DomainError('INVALID_ARGS', 'name: your name is required', [{ path: '/name', message: 'is required' }]);
+  }
+  const passwordHash = await hash(input.password);
   return inTransaction(db, async (trx) => {
     const link = await liveLink(trx, token, now);
+    if (link.kind === 'invite' && (await invitedAccount(trx, link))) throw forExistingAccount(link.email);
     if (!(await useUserLink(trx, link.token_hash, iso(now)))) throw new DomainError('NOT_FOUND', 'this link was just used');
-    let user: UserRecord | null;
     if (link.kind === 'reset') {
-      user = link.user_id ? await updateUser(trx, link.user_id, { password_hash: passwordHash }) : null;
+      const user = link.user_id ? await updateUser(trx, link.user_id, { password_hash: passwordHash }) : null;
       if (!user) throw new DomainError('NOT_FOUND', 'the account of this link no longer exists');
       await endWebSessionsOfUser(trx, user.id);
       return { user, kind: link.kind };
     }
-    if (link.user_id) {
-      user = await updateUser(trx, link.user_id, { password_hash: passwordHash, ...(input.name?.trim() ? { name: input.name.trim() } : {}) });
-      if (!user) throw new DomainError('NOT_FOUND', 'the account of this link no longer exists');
-    } else {
-      if (!input.name?.trim()) throw new DomainError('INVALID_ARGS', 'name: your name is required', [{ path: '/name', message: 'is required' }]);
-      const org = link.org_id ? await getOrganizationById(trx, link.org_id) : null;
-      const created = await createUser(trx, { email: link.email, name: input.name, plan: org?.plan ?? 'free' });
-      user = (await updateUser(trx, created.id, { password_hash: passwordHash })) ?? created;
-    }
-    if (link.org_id && link.role) {
-      const m = await getMembershipOfUser(trx, user.id);
-      if (!m) await insertMembership(trx, { org_id: link.org_id, user_id: user.id, role: link.role });
-      else if (m.org_id !== link.org_id) throw new DomainError('CONFLICT', 'this account meanwhile belongs to another organization');
-    }
+    const org = link.org_id ? await getOrganizationById(trx, link.org_id) : null;
+    const created = await createUser(trx, { email: link.email, name: input.name ?? '', plan: org?.plan ?? 'free' });
+    const user = (await updateUser(trx, created.id, { password_hash: passwordHash })) ?? created;
+    if (link.org_id && link.role) await insertMembership(trx, { org_id: link.org_id, user_id: user.id, role: link.role });
     return { user: (await getUserById(trx, user.id)) ?? user, kind: link.kind };
+  });
+}
+
+/**
+ * Accepts an invitation as the signed-in account it is for: joins the organization with the role; no
+ * credential changes. 403 FORBIDDEN when signed in as anyone else (the link stays valid), 409 CONFLICT
+ * when the account belongs to another organization (leave it first).
+ */
+export async function acceptInvitation(db: Kysely<Database>, token: string, userId: string, now: number): Promise<{ orgId: string | null; role: OrgRole | null }> {
+  return inTransaction(db, async (trx) => {
+    const link = await liveLink(trx, token, now);
+    if (link.kind !== 'invite') throw new DomainError('FORBIDDEN', 'this is a password-reset link, not an invitation');
+    const account = await invitedAccount(trx, link);
+    if (!account || account.id !== userId) throw new DomainError('FORBIDDEN', `this invitation is for ${link.email}, not for the account you are signed in as`);
+    if (link.org_id && link.role) {
+      const m = await getMembershipOfUser(trx, userId);
+      if (m && m.org_id !== link.org_id) throw new DomainError('CONFLICT', 'you belong to another organization: leave it first, then accept this invitation');
+      if (!(await useUserLink(trx, link.token_hash, iso(now)))) throw new DomainError('NOT_FOUND', 'this link was just used');
+      if (!m) await insertMembership(trx, { org_id: link.org_id, user_id: userId, role: link.role });
+      return { orgId: link.org_id, role: m ? m.role : link.role };
+    }
+    if (!(await useUserLink(trx, link.token_hash, iso(now)))) throw new DomainError('NOT_FOUND', 'this link was just used');
+    return { orgId: null, role: null };
   });
 }

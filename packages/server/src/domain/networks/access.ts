@@ -3,8 +3,9 @@
  * - anonymous: Public networks, read only;
  * - user credential: networks the user owns, networks shared with the user (`View` read, `Edit` read and
  *   write), Public networks (read only); delete needs ownership;
- * - organization credential: every network owned by a member of its organization (read, write, delete),
- *   and Public networks (read only).
+ * - organization credential: every network that belongs to its organization — `org_id`, set when a
+ *   member created it or moved it in, never by joining (docs/security.md "Accounts and organizations")
+ *   — (read, write, delete), and Public networks (read only).
  * Anything not visible is 404 NOT_FOUND (existence is never revealed); a visible network that may not be
  * changed is 403 FORBIDDEN.
  */
@@ -12,7 +13,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { DomainError } from '../errors.ts';
-import { getMembershipOfUser } from '../../store/organizations.ts';
 import { getNetwork, getNetworkForUser, getNetworkForUserWithGzip, getNetworkWithGzip, type NetworkRecord, type NetworkRecordWithGzip } from '../../store/networks.ts';
 
 export type Access = 'none' | 'read' | 'edit' | 'owner';
@@ -28,9 +28,7 @@ export async function loadWithAccess(db: Kysely<Database>, principal: Principal 
   const net = await (withGzip ? getNetworkWithGzip : getNetwork)(db, id);
   if (!net) return null;
   if (principal?.orgId) {
-    if (net.owner_id === principal.userId) return { net, access: 'owner' };
-    const m = await getMembershipOfUser(db, net.owner_id);
-    if (m && m.org_id === principal.orgId) return { net, access: 'owner' };
+    if (net.org_id === principal.orgId) return { net, access: 'owner' };
   }
   return { net, access: net.status === 'Public' ? 'read' : 'none' };
 }

@@ -13,7 +13,7 @@ import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { loadNetworkFor } from './access.ts';
 import { parseNetworkBody } from './body.ts';
-import { checkPlanLimit, resolveOwner } from './ownership.ts';
+import { checkPlanLimit, networkOrganization, resolveOwner } from './ownership.ts';
 
 export interface NetworkDeps {
   db: Kysely<Database>;
@@ -32,6 +32,7 @@ export async function createNetwork({ db, config }: NetworkDeps, p: Principal, b
   return insertNetwork(db, {
     id: newId(),
     owner_id: owner.id,
+    org_id: await networkOrganization(db, p, owner),
     name: input.name,
     description: input.description,
     is_directed: input.isDirected ? 1 : 0,

@@ -11,7 +11,7 @@ import type { Database, NetworkStatus } from '../../store/schema.ts';
 import { insertNetwork, type NetworkRecord } from '../../store/networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { newId } from '../ids.ts';
-import { checkPlanLimit, resolveOwner } from './ownership.ts';
+import { checkPlanLimit, networkOrganization, resolveOwner } from './ownership.ts';
 
 export interface CreateNetworkInput {
   name: string;
@@ -38,6 +38,7 @@ export async function createNetwork(db: Kysely<Database>, config: Config, princi
   return insertNetwork(db, {
     id: newId(),
     owner_id: owner.id,
+    org_id: await networkOrganization(db, principal, owner),
     name: input.name,
     description: input.description,
     is_directed: input.isDirected ? 1 : 0,

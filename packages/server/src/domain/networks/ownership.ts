@@ -1,12 +1,15 @@
 /**
  * Ownership rules of `POST /networks` (docs/spec/api.md "Ownership rules") and plan maxima (docs/spec/decisions.md §2):
- * 1. a user credential creates networks owned by its own user (`owner` ignored);
+ * 1. a user credential creates networks owned by its own user (`owner` ignored) — unless the user is an
+ *    Access-only / Simplified Access-only member, who cannot own networks (403 FORBIDDEN);
  * 2. an organization credential with `owner` (e-mail or user id): the owner must be an active, verified
  *    member of the credential's organization who can own networks (not Access-only) → else 400
  *    INVALID_OWNER;
  * 3. an organization credential without `owner`: the credential's creator, if it can still own networks
  *    in that organization → else 400 OWNER_REQUIRED;
  * 4. the owner's plan maxima of public / private networks apply → 403 NETWORK_LIMIT_REACHED naming them.
+ * A network created by a member (or through an organization credential) belongs to that organization
+ * (`networks.org_id`, `networkOrganization`); one created outside any organization stays personal.
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
@@ -32,6 +35,10 @@ export async function resolveOwner(db: Kysely<Database>, principal: Principal, o
   if (!principal.orgId) {
     const me = await getUserById(db, principal.userId);
     if (!me) throw new DomainError('FORBIDDEN', 'the credential’s user no longer exists');
+    const m = await getMembershipOfUser(db, me.id);
+    if (m && (m.role === 'Access-only' || m.role === 'Simplified Access-only')) {
+      throw new DomainError('FORBIDDEN', `your role in your organization (${m.role}) cannot own networks; ask an Owner or Admin for another role`);
+    }
     return me;
   }
   if (owner !== undefined) {
@@ -54,6 +61,11 @@ export async function resolveOwner(db: Kysely<Database>, principal: Principal, o
     ]);
   }
   return creator;
+}
+
+/** The organization a new network of `owner` belongs to: the credential's, else the owner's (null: personal). */
+export async function networkOrganization(db: Kysely<Database>, principal: Principal, owner: UserRecord): Promise<string | null> {
+  return principal.orgId ?? (await getMembershipOfUser(db, owner.id))?.org_id ?? null;
 }
 
 /** Throws 403 NETWORK_LIMIT_REACHED when `owner` may not have one more network of `status`. */

@@ -1,7 +1,8 @@
 /**
  * Organization members as the organization console (docs/web-app.md, "Organization") and the operator CLI
  * see and change them: the overview (plan, member and network counts, embedding seats), the member list
- * (managed users flagged `embedded`), adding an existing user, changing a role, suspending and reinstating.
+ * (managed users flagged `embedded`), changing a role, suspending and reinstating, leaving. Joining is by
+ * invitation only (domain/user-links.ts).
  *
  * Rules (docs/spec/decisions.md §9.1):
  * - only Owners and Admins change members; only an Owner gives or takes the Owner role or suspends an Owner;
@@ -14,12 +15,14 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, OrgRole, UserStatus } from '../../store/schema.ts';
-import { listMembers, listOrganizations as listOrganizationRows, getMembershipOfUser, setMembershipRole, type MemberRow, type OrganizationListRow } from '../../store/organizations.ts';
-import { getUserByEmail, getUserById, setUserStatus } from '../../store/users.ts';
+import { deleteMembership, listMembers, listOrganizations as listOrganizationRows, setMembershipRole, type MemberRow, type OrganizationListRow } from '../../store/organizations.ts';
+import { inTransaction } from '../../store/db.ts';
+import { getNetwork, setNetworkOrganization } from '../../store/networks.ts';
+import { getUserById, setUserStatus } from '../../store/users.ts';
 import { managedFactsOfOrg } from '../../store/embed-users.ts';
 import { countNetworksByOrg } from '../../store/networks.ts';
 import { DomainError } from '../errors.ts';
-import { addMember, isOrgAdmin, normalizeEmail, parseRole, requireOrganization } from '../identity/users.ts';
+import { canOwnNetworks, isOrgAdmin, parseRole, requireOrganization } from '../identity/users.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { audit, type Actor, type EmbedContext } from '../embedding/context.ts';
 import { settingsView } from '../embedding/settings.ts';
@@ -118,23 +121,6 @@ async function requireMember(ctx: EmbedContext, orgId: string, userId: string): 
 
 const activeOwners = (views: MemberView[]) => views.filter((v) => v.role === 'Owner' && v.status === 'active' && !v.embedded);
 
-/** Adds an existing user (by e-mail) to the organization. A user without an account is invited instead. */
-export async function addExistingMember(ctx: EmbedContext, orgId: string, actor: MemberActor, input: { email: unknown; role: unknown }): Promise<MemberView> {
-  const email = normalizeEmail(input.email);
-  const role = parseRole(input.role);
-  if (role === 'Owner' && actor.role !== 'Owner') throw new DomainError('FORBIDDEN', 'only an Owner may add another Owner');
-  const user = await getUserByEmail(ctx.db, email);
-  if (!user || user.kind === 'managed') {
-    throw new DomainError('NOT_FOUND', `no account with the e-mail ${email}; create an invitation link instead`, [{ path: '/email', message: 'no account with this e-mail' }]);
-  }
-  const existing = await getMembershipOfUser(ctx.db, user.id);
-  if (existing?.org_id === orgId) throw new DomainError('CONFLICT', `${email} is already a member`, [{ path: '/email', message: 'already a member' }]);
-  if (existing) throw new DomainError('CONFLICT', `${email} belongs to another organization`, [{ path: '/email', message: 'belongs to another organization' }]);
-  await addMember(ctx.db, { orgId, userId: user.id, role });
-  await audit(ctx, orgId, actor, 'member.add', user.id, { role });
-  return (await requireMember(ctx, orgId, user.id)).view;
-}
-
 export async function changeMemberRole(ctx: EmbedContext, orgId: string, actor: MemberActor, userId: string, roleInput: unknown): Promise<MemberView> {
   const role = parseRole(roleInput);
   const { view, views } = await requireMember(ctx, orgId, userId);
@@ -170,4 +156,44 @@ export async function reinstateMember(ctx: EmbedContext, orgId: string, actor: M
   await setUserStatus(ctx.db, userId, 'active');
   await audit(ctx, orgId, actor, 'member.reinstate', userId, { was: user?.status ?? 'suspended' });
   return { ...view, status: 'active' };
+}
+
+/**
+ * A member leaves the organization (docs/security.md "Accounts and organizations"). Refused for the last
+ * active Owner (409: make someone else Owner first) and for managed users. The networks the person
+ * created in the organization stay the organization's (`networks.org_id`), still owned by them; their
+ * personal networks were never the organization's. The organization credentials they created are
+ * revoked (their secrets would otherwise keep reaching the organization's networks).
+ */
+export async function leaveOrganization(ctx: EmbedContext, orgId: string, actor: MemberActor): Promise<{ left: true; revokedCredentials: number }> {
+  const { view, views } = await requireMember(ctx, orgId, actor.id);
+  if (view.role === 'Owner' && activeOwners(views).filter((v) => v._id !== actor.id).length === 0) {
+    throw new DomainError('CONFLICT', 'you are the last active Owner of this organization: make someone else Owner first');
+  }
+  const at = new Date(ctx.now()).toISOString();
+  const revokedCredentials = await inTransaction(ctx.db, async (trx) => {
+    if (!(await deleteMembership(trx, orgId, actor.id))) throw new DomainError('NOT_FOUND', 'you are no longer a member of this organization');
+    const res = await trx.updateTable('credentials').set({ revoked_at: at }).where('user_id', '=', actor.id).where('org_id', '=', orgId).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  });
+  await audit(ctx, orgId, actor, 'member.leave', actor.id, { role: view.role, revokedCredentials });
+  return { left: true, revokedCredentials };
+}
+
+/**
+ * Moves a personal network of a member into the member's organization — the owner's explicit choice
+ * (its organization's credentials and embedding reach it from then on). Owner only (404 otherwise; 403
+ * when the role cannot own networks); a network already in the organization stays; one of another
+ * organization is refused (409).
+ */
+export async function moveNetworkIntoOrganization(ctx: EmbedContext, orgId: string, actor: MemberActor, networkId: string): Promise<{ networkId: string; organizationId: string }> {
+  const net = await getNetwork(ctx.db, networkId);
+  if (!net || net.owner_id !== actor.id) throw new DomainError('NOT_FOUND', `no network ${JSON.stringify(networkId)} of yours`);
+  const user = await getUserById(ctx.db, actor.id);
+  if (!user || !canOwnNetworks(user, { role: actor.role })) throw new DomainError('FORBIDDEN', `your role (${actor.role}) cannot own networks in the organization`);
+  if (net.org_id === orgId) return { networkId, organizationId: orgId };
+  if (net.org_id !== null) throw new DomainError('CONFLICT', 'this network belongs to another organization');
+  await setNetworkOrganization(ctx.db, networkId, orgId);
+  await audit(ctx, orgId, actor, 'network.move-in', actor.id, { networkId });
+  return { networkId, organizationId: orgId };
 }

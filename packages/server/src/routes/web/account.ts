@@ -76,10 +76,13 @@ export function webAccountRoutes(app: App, deps: SignInDeps): void {
 
   app.post(
     '/app/api/account/mfa/enable',
-    { config: mfaExempt, schema: { ...base, summary: 'Confirm enrolment with a current code; returns 10 one-time recovery codes', body: ref(MfaEnableBody), response: { 200: ref(RecoveryCodesSchema), ...webProblems(400, 401, 403, 409, 429) } } },
+    { config: mfaExempt, schema: { ...base, summary: 'Confirm enrolment with a current code and your password; returns 10 one-time recovery codes', body: ref(MfaEnableBody), response: { 200: ref(RecoveryCodesSchema), ...webProblems(400, 401, 403, 409, 429) } } },
     async (request) => {
       const w = principalOf(request, 'web');
       if (w.mfaEnabled) throw new DomainError('CONFLICT', 'MFA is already enabled');
+      // A session alone never turns MFA on (issue 19 finding 10): whoever holds a stolen cookie could
+      // otherwise lock the owner out with a second factor only they have.
+      await confirmPassword(deps, w.user, request.body.password, request.ip);
       return enableMfa(db, w.userId, request.body.code, app.now());
     },
   );

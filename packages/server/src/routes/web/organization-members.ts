@@ -2,17 +2,30 @@
  * The organization console's members part (docs/web-app.md "Organization console"), session-authenticated:
  *   GET   /app/api/organization                          overview (any member; `canManage` for Owners/Admins)
  *   GET   /app/api/organization/members                  members and roles (any member, read-only)
- *   POST  /app/api/organization/members                  add an existing user { email, role }     (Owner/Admin)
+ *   POST  /app/api/organization/members                  invite { email, role } → a link   (Owner/Admin)
  *   PATCH /app/api/organization/members/:userId          change role { role }                      (Owner/Admin)
  *   POST  /app/api/organization/members/:userId/suspend  suspend: ends web sessions, disables own credentials
  *   POST  /app/api/organization/members/:userId/reinstate
+ *   POST  /app/api/organization/leave                    leave (any member but the last active Owner)
+ *   POST  /app/api/organization/networks/:networkId/move-in   move one of your personal networks in
  * Rules live in domain/organizations/members.ts; admin checks are made here, on the server, for every
- * action (hidden buttons are not a control).
+ * action (hidden buttons are not a control). Nobody joins without consent (issue 19 finding 2): adding a
+ * member by e-mail creates the same invitation as POST /app/api/organization/invitations, which an
+ * existing account accepts signed in as itself (domain/identity/user-links.ts).
  */
 import type { App } from '../../http/app-type.ts';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
-import { addExistingMember, changeMemberRole, listOrganizationMembers, organizationOverview, reinstateMember, suspendMember } from '../../domain/organizations/members.ts';
-import { AddMemberBody, ChangeRoleBody, MemberListSchema, MemberParams, OrganizationMemberSchema, OrganizationOverviewSchema, cookieSecurity, WebTag, webProblems, ref } from '@netloom/protocol/http';
+import {
+  changeMemberRole,
+  leaveOrganization,
+  listOrganizationMembers,
+  moveNetworkIntoOrganization,
+  organizationOverview,
+  reinstateMember,
+  suspendMember,
+} from '../../domain/organizations/members.ts';
+import { createInvitation } from '../../domain/identity/user-links.ts';
+import { AddMemberBody, ChangeRoleBody, CreatedLinkSchema, LeftOrganizationSchema, MemberListSchema, MemberParams, MovedNetworkSchema, ConsoleNetworkIdParams, OrganizationMemberSchema, OrganizationOverviewSchema, cookieSecurity, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { ConsoleTag } from '../../schemas/tags.ts';
 import { principalOf } from '../../plugins/principal.ts';
 
@@ -39,11 +52,18 @@ export function organizationMemberRoutes(app: App, ctx: EmbedContext): void {
     '/app/api/organization/members',
     {
       config: web,
-      schema: { summary: 'Add an existing user to the organization', tags: [ConsoleTag, WebTag], security: cookieSecurity, body: ref(AddMemberBody), response: { 201: ref(OrganizationMemberSchema), ...webProblems(400, 401, 403, 404, 409) } },
+      schema: {
+        summary: 'Invite someone by e-mail: a one-time link they accept (an existing account signed in as itself); the same answer whether or not the e-mail has an account',
+        tags: [ConsoleTag, WebTag],
+        security: cookieSecurity,
+        body: ref(AddMemberBody),
+        response: { 201: ref(CreatedLinkSchema), ...webProblems(400, 401, 403, 409) },
+      },
     },
     async (request, reply) => {
       const { orgId, actor } = principalOf(request, 'admin');
-      return reply.code(201).send(await addExistingMember(ctx, orgId, actor, request.body));
+      const link = await createInvitation(ctx.db, app.config.publicUrl, { email: request.body.email, orgId, role: request.body.role, createdBy: `user:${actor.id}`, inviterUserId: actor.id }, ctx.now());
+      return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt });
     },
   );
 
@@ -71,6 +91,43 @@ export function organizationMemberRoutes(app: App, ctx: EmbedContext): void {
     async (request) => {
       const { orgId, actor } = principalOf(request, 'admin');
       return reinstateMember(ctx, orgId, actor, request.params.userId);
+    },
+  );
+
+  app.post(
+    '/app/api/organization/leave',
+    {
+      config: web,
+      schema: {
+        summary: 'Leave the organization (not the last active Owner); your organization credentials are revoked, the networks you created in it stay the organization’s',
+        tags,
+        security: cookieSecurity,
+        response: { 200: ref(LeftOrganizationSchema), ...webProblems(401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { orgId, actor } = principalOf(request, 'member');
+      const r = await leaveOrganization(ctx, orgId, actor);
+      request.log.info({ userId: actor.id, orgId }, 'member left the organization');
+      return r;
+    },
+  );
+
+  app.post(
+    '/app/api/organization/networks/:networkId/move-in',
+    {
+      config: web,
+      schema: {
+        summary: 'Move one of your personal networks into your organization (its credentials and embedding reach it from then on)',
+        tags,
+        security: cookieSecurity,
+        params: ConsoleNetworkIdParams,
+        response: { 200: ref(MovedNetworkSchema), ...webProblems(401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { orgId, actor } = principalOf(request, 'member');
+      return moveNetworkIntoOrganization(ctx, orgId, actor, request.params.networkId);
     },
   );
 }

@@ -1,10 +1,12 @@
 /**
  * `/organization`: the organization's overview (plan, members, networks, embedding seats), its members with
- * roles — add an existing user, invite by link, change a role, suspend or reinstate — and the require-MFA
- * switch. Members who are not Owners or Admins see the same page read-only.
+ * roles — invite by link (an existing account accepts it signed in as itself), change a role, suspend or
+ * reinstate — the require-MFA switch, and leaving the organization. Members who are not Owners or Admins
+ * see the same page read-only.
  */
-import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, errorText } from '../../api/client.ts';
 import { ORG_ROLES, orgPaths, useOrgMembers, useOrgMutation, useOrgOverview, type OrgMember, type OrgRole } from '../../api/organization.ts';
 import { useSession } from '../../api/queries.ts';
@@ -19,8 +21,10 @@ export default function OrganizationMembers() {
   const members = useOrgMembers();
   const { data: session } = useSession();
   const toast = useToast();
-  const [adding, setAdding] = useState(false);
   const [inviting, setInviting] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const qc = useQueryClient();
+  const navigate = useNavigate();
   const [suspending, setSuspending] = useState<OrgMember | null>(null);
   const o = overview.data;
   const canManage = !!o?.canManage;
@@ -29,6 +33,7 @@ export default function OrganizationMembers() {
   const suspend = useOrgMutation((id: string) => api.post<OrgMember>(`${orgPaths.O}/members/${encodeURIComponent(id)}/suspend`));
   const reinstate = useOrgMutation((id: string) => api.post<OrgMember>(`${orgPaths.O}/members/${encodeURIComponent(id)}/reinstate`));
   const requireMfa = useOrgMutation((on: boolean) => api.put<{ requireMfa: boolean }>(`${orgPaths.O}/settings`, { requireMfa: on }));
+  const leave = useOrgMutation(() => api.post<{ left: true; revokedCredentials: number }>(`${orgPaths.O}/leave`));
 
   if (overview.error) {
     return (
@@ -45,12 +50,8 @@ export default function OrganizationMembers() {
   return (
     <>
       <PageHeader title={o ? o.name : 'Organization'} subtitle={o ? <>Your role: <strong>{o.role}</strong></> : undefined}>
-        {canManage && (
-          <>
-            <Button onClick={() => setInviting(true)}>Invite by link</Button>
-            <Button variant="primary" onClick={() => setAdding(true)}>Add member</Button>
-          </>
-        )}
+        {o && <Button onClick={() => setLeaving(true)}>Leave organization</Button>}
+        {canManage && <Button variant="primary" onClick={() => setInviting(true)}>Invite member</Button>}
       </PageHeader>
       <OrgTabs overview={o} />
       <div className="stack-lg">
@@ -153,8 +154,28 @@ export default function OrganizationMembers() {
         )}
       </section>
       </div>
-      <AddMemberDialog open={adding} onClose={() => setAdding(false)} />
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
+      <Confirm
+        open={leaving}
+        title="Leave this organization?"
+        confirmLabel="Leave"
+        onClose={() => setLeaving(false)}
+        onConfirm={() =>
+          leave
+            .mutateAsync(undefined)
+            .then(async () => {
+              setLeaving(false);
+              toast.success(`You left ${o?.name ?? 'the organization'}.`);
+              await qc.invalidateQueries();
+              navigate(APP_PATHS.networks);
+            })
+            .catch((err) => toast.error(errorText(err)))
+        }
+      >
+        <p>
+          The networks you created in <strong>{o?.name}</strong> stay the organization's (you keep owning them); the organization credentials you created are revoked. Your personal networks were never the organization's. To join again you need a new invitation.
+        </p>
+      </Confirm>
       <Confirm
         open={suspending !== null}
         title="Suspend this member?"
@@ -179,35 +200,6 @@ export default function OrganizationMembers() {
   );
 }
 
-function AddMemberDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<OrgRole>('Standard User');
-  const toast = useToast();
-  const add = useOrgMutation((b: { email: string; role: OrgRole }) => api.post<OrgMember>(`${orgPaths.O}/members`, b));
-  const close = () => {
-    setEmail('');
-    setRole('Standard User');
-    add.reset();
-    onClose();
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    add.mutate({ email: email.trim(), role }, { onSuccess: (m) => { toast.success(`${m.name} joined as ${m.role}.`); close(); } });
-  };
-  return (
-    <Dialog open={open} title="Add an existing user" onClose={close}>
-      <form className="stack" onSubmit={submit}>
-        <TextField label="E-mail" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} hint="Someone who already has a Netloom account. Otherwise, invite them by link." error={add.error ? errorText(add.error) : undefined} />
-        <RoleSelect value={role} onChange={setRole} />
-        <div className="form-actions">
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={add.isPending} disabled={!email.trim()}>Add member</Button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}
-
 function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<OrgRole>('Standard User');
@@ -221,7 +213,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
     onClose();
   };
   return (
-    <Dialog open={open} title="Invite by link" onClose={close}>
+    <Dialog open={open} title="Invite a member" onClose={close}>
       {link ? (
         <div className="stack">
           <Notice kind="success">Send this link to {email}. It works once, until <DateText iso={link.expiresAt} />.</Notice>
@@ -239,7 +231,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
             invite.mutate({ email: email.trim(), role }, { onSuccess: setLink });
           }}
         >
-          <p className="muted">Netloom sends no e-mail: you pass the link on. The person chooses a password and joins with this role.</p>
+          <p className="muted">Netloom sends no e-mail: you pass the link on. Someone new chooses a password; someone who already has a Netloom account signs in and accepts. Either way they join with this role only when they do.</p>
           <TextField label="E-mail" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={invite.error ? errorText(invite.error) : undefined} />
           <RoleSelect value={role} onChange={setRole} />
           <div className="form-actions">
