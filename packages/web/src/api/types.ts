@@ -116,22 +116,6 @@ export interface LinkInfo {
   needsName: boolean;
 }
 
-export const EXPORT_FORMATS = [
-  { id: 'json', label: 'JSON', ext: 'json' },
-  { id: 'xlsx', label: 'Excel', ext: 'xlsx' },
-  { id: 'gexf', label: 'GEXF', ext: 'gexf' },
-  { id: 'graphml', label: 'GraphML', ext: 'graphml' },
-  { id: 'csv', label: 'CSV', ext: 'csv' },
-] as const;
-
-export const TEMPLATE_FORMATS = [
-  { id: 'xlsx', label: 'Excel' },
-  { id: 'gexf', label: 'GEXF' },
-  { id: 'graphml', label: 'GraphML' },
-  { id: 'json', label: 'JSON' },
-  { id: 'csv', label: 'CSV' },
-] as const;
-
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** A metric job as `/app/api/jobs` lists it (docs/jobs.md), with its network's name. */

@@ -6,11 +6,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useCancelJob, useDeleteNetwork, useJobs, useNetwork, useShare, useStartMetricJob, useUpdateNetwork } from '../api/queries.ts';
-import { RUNNABLE_METRICS } from '../api/metrics.ts';
-import { JobProgress, JobStatusBadge, jobTitle, useFinishedToasts } from '../components/job-progress.tsx';
+import { useOfferedMetrics } from '../api/metrics.ts';
+import { JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../components/job-progress.tsx';
 import { errorText } from '../api/client.ts';
-import { EXPORT_FORMATS, type NetworkDetail, type Share } from '../api/types.ts';
-import { APP_PATHS, pathTo } from '@netloom/protocol/http';
+import { type NetworkDetail, type Share } from '../api/types.ts';
+import { APP_PATHS, FILE_FORMATS, FORMAT_IDS, pathTo } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../components/ui.tsx';
 import { Confirm, Dialog } from '../components/dialog.tsx';
 import { useToast } from '../components/toast.tsx';
@@ -65,7 +65,7 @@ export default function NetworkPage() {
             <h2 id="download-h">Download</h2>
             <p className="muted">The whole network with its attributes and layout.</p>
             <div className="row wrap">
-              {EXPORT_FORMATS.map((f) => (
+              {FORMAT_IDS.map((id) => ({ id, ...FILE_FORMATS[id] })).map((f) => (
                 <a key={f.id} className="btn btn-secondary" href={`/app/api/networks/${encodeURIComponent(n._id)}/export?format=${f.id}`} download data-testid={`export-${f.id}`}>
                   {f.label}
                 </a>
@@ -208,8 +208,10 @@ function Shares({ network: n }: { network: NetworkDetail }) {
 
 /** Run a metric on this network as a job; this network's latest jobs with their progress; a link to all jobs. */
 function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: boolean }) {
-  const offered = RUNNABLE_METRICS.filter((m) => canEdit || m.kind === 'network');
-  const [metric, setMetric] = useState(offered[0]?.id ?? '');
+  const offered = (useOfferedMetrics().data?.metrics ?? []).filter((m) => canEdit || m.kind === 'network');
+  const [chosen, setMetric] = useState('');
+  const metric = chosen || (offered[0]?.id ?? '');
+  const jobTitle = useJobTitle();
   const start = useStartMetricJob(n._id);
   const cancel = useCancelJob();
   const { data } = useJobs();
