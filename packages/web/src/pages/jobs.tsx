@@ -5,7 +5,6 @@
  * worker is freed at once).
  */
 import { Link } from 'react-router';
-import { errorText } from '../api/client.ts';
 import { useCancelJob, useJobs } from '../api/queries.ts';
 import type { WebJob } from '../api/types.ts';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
@@ -23,7 +22,7 @@ export default function Jobs() {
   const stop = (job: WebJob) =>
     cancel.mutate(job.jobId, {
       onSuccess: (j) => toast.success(j.status === 'cancelled' ? `Cancelled ${jobTitle(j)}; nothing was written.` : `${jobTitle(j)} had already finished.`),
-      onError: (e) => toast.error(`Could not cancel: ${errorText(e)}`),
+      onError: (e) => toast.failure(e, 'Could not cancel'),
     });
   useFinishedToasts(data?.jobs);
   const running = data?.jobs.filter(isActive).length ?? 0;

@@ -8,7 +8,6 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useCancelJob, useDeleteNetwork, useJobs, useNetwork, useShare, useStartMetricJob, useUpdateNetwork } from '../api/queries.ts';
 import { useOfferedMetrics } from '../api/metrics.ts';
 import { JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../components/job-progress.tsx';
-import { errorText } from '../api/client.ts';
 import { type NetworkDetail, type Share } from '../api/types.ts';
 import { APP_PATHS, FILE_FORMATS, FORMAT_IDS, pathTo } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../components/ui.tsx';
@@ -88,7 +87,7 @@ export default function NetworkPage() {
               toast.success(`Deleted “${n.name}”.`);
               navigate(APP_PATHS.networks, { replace: true });
             },
-            onError: (e) => toast.error(`Could not delete: ${errorText(e)}`),
+            onError: (e) => toast.failure(e, 'Could not delete'),
           }).catch(() => undefined)
         }
       >
@@ -166,7 +165,7 @@ function Shares({ network: n }: { network: NetworkDetail }) {
             <li key={s.email}>
               <span className="share-who">{s.name ? <>{s.name} <span className="muted">{s.email}</span></> : s.email}</span>
               <label className="visually-hidden" htmlFor={`perm-${s.email}`}>Permission for {s.email}</label>
-              <select id={`perm-${s.email}`} className="input input-inline" value={s.permission} onChange={(e) => put.mutate({ email: s.email, permission: e.target.value as Share['permission'] }, { onSuccess: () => toast.success(`${s.email} ${e.target.value === 'Edit' ? 'can edit' : 'can view'} now.`), onError: (err) => toast.error(errorText(err)) })}>
+              <select id={`perm-${s.email}`} className="input input-inline" value={s.permission} onChange={(e) => put.mutate({ email: s.email, permission: e.target.value as Share['permission'] }, { onSuccess: () => toast.success(`${s.email} ${e.target.value === 'Edit' ? 'can edit' : 'can view'} now.`), onError: (err) => toast.failure(err) })}>
                 <option value="View">Can view</option>
                 <option value="Edit">Can edit</option>
               </select>
@@ -196,7 +195,7 @@ function Shares({ network: n }: { network: NetworkDetail }) {
               toast.success(`${removing.email} no longer has access.`);
               setRemoving(null);
             },
-            onError: (e) => toast.error(errorText(e)),
+            onError: (e) => toast.failure(e),
           }).catch(() => undefined)
         }
       >
@@ -243,7 +242,7 @@ function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: 
               <span className="job-list-head"><strong>{jobTitle(j)}</strong> <JobStatusBadge job={j} /></span>
               <JobProgress job={j} />
               {(j.status === 'queued' || j.status === 'running') && (
-                <Button variant="ghost" aria-label={`Cancel ${jobTitle(j)}`} onClick={() => cancel.mutate(j.jobId, { onSuccess: () => toast.success(`Cancelled ${jobTitle(j)}.`), onError: (err) => toast.error(errorText(err)) })}>Cancel</Button>
+                <Button variant="ghost" aria-label={`Cancel ${jobTitle(j)}`} onClick={() => cancel.mutate(j.jobId, { onSuccess: () => toast.success(`Cancelled ${jobTitle(j)}.`), onError: (err) => toast.failure(err) })}>Cancel</Button>
               )}
             </li>
           ))}

@@ -7,7 +7,6 @@
  * Thin: the domain reads, checks and stores; these routes move files and present.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.ts';
 import { importNetwork } from '../../domain/network-import.ts';
 import { exportNetwork } from '../../domain/network-export.ts';
@@ -18,7 +17,7 @@ import type { FormatId } from '../../domain/formats/index.ts';
 import type { Principal } from '../../domain/credentials/principal.ts';
 import { contentDisposition, readUpload, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
+import { NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams, PublicNetworkListSchema } from '@netloom/protocol/http';
 
 const problems = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ProblemRef]));
 
@@ -123,7 +122,7 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Discover: Public networks of everyone, handpicked first, searchable by name',
         tags: ['networks'],
         querystring: DiscoverQuery,
-        response: { 200: Type.Object({ networks: Type.Array(ref(NetworkResourceSchema)), total: Type.Integer() }, { additionalProperties: false }), ...problems(400, 429) },
+        response: { 200: PublicNetworkListSchema, ...problems(400, 429) },
       },
     },
     async (request) => {
