@@ -2,7 +2,7 @@
  * The metric registry: endpoint id -> definition. Routes, validation, OpenAPI and docs/metrics.md are
  * generated from it; adding a metric is one file plus its test, and one line here.
  */
-import type { AnyMetric, MetricKind } from './types.ts';
+import type { AnyMetric, ReportMetric } from './types.ts';
 import { inDegree, outDegree, totalDegree } from './degree.ts';
 // --- paths (betweenness, closeness, harmonic, load, current flow, diameter, avg path length) ---
 import { betweennessCentrality, closenessCentrality, harmonicCentrality, loadCentrality, currentFlowClosenessCentrality, diameter, avgShortestPathLength } from './paths.ts';
@@ -23,6 +23,8 @@ import { complexCentrality } from './complexCentrality.ts';
 import { externalVsInternal } from './externalVsInternal.ts';
 import { identifyInfluencers } from './identifyInfluencers.ts';
 import { informalAlignment, informalDistance } from './informal.ts';
+// --- reports (structured answers) ---
+import { groups } from './groups.ts';
 
 const all: AnyMetric[] = [
   inDegree,
@@ -60,6 +62,8 @@ const all: AnyMetric[] = [
   identifyInfluencers,
   informalAlignment,
   informalDistance,
+  // --- reports ---
+  groups,
 ];
 
 export const metrics: ReadonlyMap<string, AnyMetric> = new Map(all.map((m) => [m.id, m]));
@@ -70,7 +74,7 @@ export const nodeMetrics = all.filter((m) => m.kind === 'node');
 export interface OfferedMetric {
   id: string;
   title: string;
-  kind: MetricKind;
+  kind: 'node' | 'network';
 }
 
 /** A metric the lists can offer runs with its defaults: every required parameter has a default. */
@@ -85,8 +89,9 @@ export function runsWithDefaults(m: AnyMetric): boolean {
  * registry's order, read when asked — a metric added to the registry appears in both lists with no other
  * edit (packages/server/test/metric-lists.test.ts adds one and looks).
  */
-export function offeredMetrics(kind?: MetricKind): OfferedMetric[] {
+export function offeredMetrics(kind?: OfferedMetric['kind']): OfferedMetric[] {
   const out: OfferedMetric[] = [];
-  for (const m of metrics.values()) if (runsWithDefaults(m) && (!kind || m.kind === kind)) out.push({ id: m.id, title: m.title, kind: m.kind });
+  for (const m of metrics.values()) if ((m.kind === 'node' || m.kind === 'network') && runsWithDefaults(m) && (!kind || m.kind === kind)) out.push({ id: m.id, title: m.title, kind: m.kind as OfferedMetric['kind'] });
   return out;
 }
+export const reportMetrics = all.filter((m): m is ReportMetric => m.kind === 'report');

@@ -14,6 +14,7 @@ import type { TSchema } from 'typebox';
 import { ProblemItemSchema, ProblemSchema } from './problem.ts';
 import { EMBED_SCHEMAS } from './embed.ts';
 import { METRIC_SCHEMAS } from './metric.ts';
+import { ANALYSIS_SCHEMAS } from './analysis.ts';
 import { JOB_SCHEMAS } from './jobs.ts';
 import { VIEWER_JOB_SCHEMAS } from './viewer-jobs.ts';
 import { CONSOLE_SCHEMAS } from './console.ts';
@@ -21,13 +22,15 @@ import { WEB_SCHEMAS } from './web.ts';
 import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
 import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
 import { PEOPLE_SCHEMAS } from './people.ts';
-import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
+import { SURVEY_SCHEMAS } from './surveys.ts';
+import { Attributes, DeletedSchema, EdgeSchema, ImportedNetworkSchema, ImportWarningSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export * from './ref.ts';
 export * from './problem.ts';
 export * from './network.ts';
 export * from './network-files.ts';
 export * from './metric.ts';
+export * from './analysis.ts';
 export * from './jobs.ts';
 export * from './viewer-jobs.ts';
 export * from './embed.ts';
@@ -36,6 +39,7 @@ export * from './web.ts';
 export * from './web-networks.ts';
 export * from './web-jobs.ts';
 export * from './people.ts';
+export * from './surveys.ts';
 export * from './formats.ts';
 export * from './permissions.ts';
 export * from './paths.ts';
@@ -50,8 +54,11 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkBody,
   NetworkResourceSchema,
   NetworkWithJSONSchema,
+  ImportWarningSchema,
+  ImportedNetworkSchema,
   DeletedSchema,
   ...METRIC_SCHEMAS,
+  ...ANALYSIS_SCHEMAS,
   ...EMBED_SCHEMAS,
   ...JOB_SCHEMAS,
   ...VIEWER_JOB_SCHEMAS,
@@ -60,4 +67,5 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ...WEB_JOB_SCHEMAS,
   ...CONSOLE_SCHEMAS,
   ...PEOPLE_SCHEMAS,
+  ...SURVEY_SCHEMAS,
 ];

@@ -1,7 +1,7 @@
 /**
  * TypeBox schemas of the Networks API: the single description of the wire shapes, used for response
  * serialization and the OpenAPI document. Request bodies of POST/PUT are checked by
- * domain/network-body.ts instead of Ajv because docs/spec/decisions.md §3 accepts legacy input (string booleans,
+ * domain/networks/body.ts instead of Ajv because docs/spec/decisions.md §3 accepts legacy input (string booleans,
  * ignored internal fields) and requires every problem of the body and its network JSON in one answer.
  */
 import { Type } from 'typebox';
@@ -70,6 +70,20 @@ export const networkProperties = {
 };
 
 export const NetworkResourceSchema = Type.Object(networkProperties, { $id: 'Network', additionalProperties: false, description: 'A network without its data (lists, create, edit).' });
+
+export const ImportWarningSchema = Type.Object(
+  {
+    path: Type.String({ description: 'The first place it happened: file and line, or sheet and cell ("" for the file as a whole)' }),
+    message: Type.String({ description: 'What was converted, dropped or interpreted, naming its first places' }),
+    count: Type.Integer({ minimum: 1, description: 'How many places (cells, lines, elements) it concerns' }),
+  },
+  { $id: 'ImportWarning', additionalProperties: false },
+);
+
+export const ImportedNetworkSchema = Type.Object(
+  { ...networkProperties, warnings: Type.Array(ref(ImportWarningSchema), { maxItems: 100 }) },
+  { $id: 'ImportedNetwork', additionalProperties: false, description: 'The network an import created, with what the reader converted, dropped or interpreted (docs/api/import-export.md, "Warnings").' },
+);
 
 export const NetworkWithJSONSchema = Type.Object(
   { ...networkProperties, networkJSON: ref(NetworkJSONSchema) },

@@ -8,6 +8,11 @@
  *   no-op (the reconciler may add again whatever the database says is runnable).
  * - A split job is a BullMQ flow: a `merge` parent whose children are the shards; BullMQ hands the merge
  *   to a worker when the last shard has completed.
+ * - Fairness (docs/jobs.md "Fairness"; issue 19 finding 6): BullMQ takes prioritized messages lowest
+ *   priority first, FIFO within one priority. A message's priority is its row's place in its tenant's
+ *   line when it was queued (the tenant's active jobs before it, + 1; the reconciler re-adds rows with
+ *   their place now), so the k-th waiting job of every tenant comes before the (k+1)-th of any: one
+ *   tenant's 150 queued jobs do not keep another tenant's first job waiting behind them.
  * - Producers fail fast: their connection has no offline queue and one retry, so with Redis down an
  *   `add` rejects at once (the API answers 503) instead of waiting for a reconnect.
  * - Consumers: a BullMQ worker's lock is the row's lease (`lockMs`); a worker that dies (SIGKILL) stops
@@ -39,6 +44,17 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
+}
+
+/** BullMQ's largest priority (2^21 − 1). */
+const MAX_PRIORITY = 2_097_151;
+
+/**
+ * A message's BullMQ priority from its row's place in its tenant's line: every message has one (≥ 1) —
+ * BullMQ hands out messages without a priority before all prioritized ones, which would undo the order.
+ */
+function priorityOf(place: number): number {
+  return Math.min(MAX_PRIORITY, Math.max(1, Math.floor(place)));
 }
 
 function messageId(m: QueueMessage): string {
@@ -96,12 +112,20 @@ export class RedisJobQueue {
     return redisReady(this.producer, timeoutMs);
   }
 
-  /** Queues one row (a no-op if its message is already queued or running). Rejects at once while Redis is down. */
-  async add(m: QueueMessage): Promise<void> {
-    await this.produce((p) => p.queue.add(m.phase, m, { jobId: messageId(m) }));
+  /**
+   * Queues one row (a no-op if its message is already queued or running). Rejects at once while Redis is
+   * down. `place`: the row's place in its tenant's line (1 = next), the message's BullMQ priority — see
+   * the header's "Fairness".
+   */
+  async add(m: QueueMessage, place: number): Promise<void> {
+    await this.produce((p) => p.queue.add(m.phase, m, { jobId: messageId(m), priority: priorityOf(place) }));
   }
 
-  /** Queues the shards of a split job and, behind them, its merge (run when every shard has completed). */
+  /**
+   * Queues the shards of a split job (shard i at place i + 1 of its tenant's line, so one tenant's big job
+   * shares the workers with other tenants' next jobs) and, behind them, its merge (run when every shard
+   * has completed; place 1: it finishes work already done).
+   */
   async addSplit(parentId: string, shardIds: string[]): Promise<void> {
     const merge: QueueMessage = { rowId: parentId, phase: 'merge' };
     await this.produce((p) =>
@@ -109,10 +133,10 @@ export class RedisJobQueue {
       name: 'merge',
       queueName: QUEUE,
       data: merge,
-      opts: { jobId: messageId(merge), removeOnComplete: true, removeOnFail: true },
-      children: shardIds.map((rowId) => {
+      opts: { jobId: messageId(merge), removeOnComplete: true, removeOnFail: true, priority: priorityOf(1) },
+      children: shardIds.map((rowId, i) => {
         const m: QueueMessage = { rowId, phase: 'run' };
-        return { name: 'shard', queueName: QUEUE, data: m, opts: { jobId: messageId(m), removeOnComplete: true, removeOnFail: true, ignoreDependencyOnFailure: true } };
+        return { name: 'shard', queueName: QUEUE, data: m, opts: { jobId: messageId(m), removeOnComplete: true, removeOnFail: true, ignoreDependencyOnFailure: true, priority: priorityOf(i + 1) } };
       }),
       }),
     );

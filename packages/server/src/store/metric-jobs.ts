@@ -2,7 +2,8 @@
  * Metric job rows (docs/jobs.md): the jobs people see and the shard rows of split jobs, in one table
  * that is also the queue when there is no Redis.
  *
- * Claiming: a worker takes the oldest row that is `runnable` and whose lease is free or expired, in one
+ * Claiming: a worker takes the next row in fair order (fairCandidates: round-robin between tenants, each
+ * tenant's oldest first) that is `runnable` and whose lease is free or expired, in one
  * conditional UPDATE (the WHERE is re-checked on the row itself, so two workers racing for it cannot both
  * win on SQLite or PostgreSQL), and renews `lease_until` while it works. A row whose lease ran out after
  * its last allowed claim is failed instead (`reapExhausted`).
@@ -21,6 +22,48 @@ export async function insertJob(db: Kysely<Database>, row: NewJobRow): Promise<v
   await db.insertInto('metric_jobs').values({ ...row, progress: 0, attempts: 0 }).execute();
 }
 
+/** A cap on active (queued or running) jobs, counted over the rows whose `column` equals `value`. */
+export interface ActiveCap {
+  column: 'owner_key' | 'session_id';
+  value: string;
+  max: number;
+}
+
+export type CappedInsert = { inserted: true; activeBefore: number } | { inserted: false; cap: ActiveCap; active: number };
+
+/**
+ * Inserts a job only while every cap holds, atomically (docs/security.md "Jobs"; issue 19 finding 6: a
+ * count, then an insert without a lock let 500 concurrent submissions through on PostgreSQL). One
+ * transaction: on PostgreSQL it first takes a transaction-scoped advisory lock per capped key (in a fixed
+ * order, so two submissions never wait on each other crosswise), so concurrent submissions of one tenant
+ * count and insert one after the other; on SQLite every transaction is `BEGIN IMMEDIATE` on the one
+ * connection, which serialises them already. `activeBefore`: the tenant's active jobs before this one
+ * (its place in the tenant's line, the Redis queue's priority).
+ */
+export async function insertJobWithinCaps(db: Kysely<Database>, row: NewJobRow, caps: ActiveCap[]): Promise<CappedInsert> {
+  return db.transaction().execute(async (trx) => {
+    if (dialectOf(db) === 'postgres') {
+      const keys = caps.map((c) => `netloom:jobs:${c.column}:${c.value}`).sort();
+      for (const k of keys) await sql`select pg_advisory_xact_lock(hashtextextended(${k}, 0))`.execute(trx);
+    }
+    let activeBefore = 0;
+    for (const cap of caps) {
+      const { n } = await trx
+        .selectFrom('metric_jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(cap.column, '=', cap.value)
+        .where('parent_id', 'is', null)
+        .where('status', 'in', ACTIVE)
+        .executeTakeFirstOrThrow();
+      const active = Number(n);
+      if (active >= cap.max) return { inserted: false, cap, active };
+      if (cap.column === 'owner_key') activeBefore = active;
+    }
+    await trx.insertInto('metric_jobs').values({ ...row, progress: 0, attempts: 0 }).execute();
+    return { inserted: true, activeBefore };
+  });
+}
+
 export async function getJobRow(db: Kysely<Database>, id: string): Promise<JobRow | null> {
   return (await db.selectFrom('metric_jobs').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
@@ -33,12 +76,6 @@ export async function getOwnedJob(db: Kysely<Database>, id: string, ownerKey: st
 /** A job (not a shard row) started by one embedded viewer session, or null. */
 export async function getSessionJob(db: Kysely<Database>, id: string, sessionId: string): Promise<JobRow | null> {
   return (await db.selectFrom('metric_jobs').selectAll().where('id', '=', id).where('session_id', '=', sessionId).where('parent_id', 'is', null).executeTakeFirst()) ?? null;
-}
-
-/** How many jobs of one viewer session are queued or running. */
-export async function countSessionActiveJobs(db: Kysely<Database>, sessionId: string): Promise<number> {
-  const { n } = await db.selectFrom('metric_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('session_id', '=', sessionId).where('parent_id', 'is', null).where('status', 'in', ACTIVE).executeTakeFirstOrThrow();
-  return Number(n);
 }
 
 /** Every column but the big ones (inputs, partials, results). */
@@ -77,22 +114,43 @@ export async function shardPartials(db: Kysely<Database>, parentId: string): Pro
 }
 
 /**
- * Claims the oldest claimable row for `workerId` (lease until `now + leaseMs`), or null. Rows claimed
- * `maxClaims` times already are not taken again (reapExhausted fails them once their lease passes).
+ * The claimable rows (runnable, not held, claims left) in fair order (docs/jobs.md "Fairness"; issue 19
+ * finding 6): first each tenant's oldest claimable row (`rank` 1, its place in the tenant's own line),
+ * then each tenant's second, …; among the rows of one rank the tenant with the fewest rows running now
+ * goes first, then the one served least recently (its latest `started_at`), then the oldest row. That is
+ * round-robin between tenants: one tenant's 150 queued jobs do not keep another's first job waiting
+ * behind them. The Redis queue uses `rank` as the message priority.
+ */
+function fairCandidates(db: Kysely<Database>, now: number, maxClaims: number, limit: number) {
+  return sql<{ id: string; phase: JobRow['phase']; rank: number }>`
+    with claimable as (
+      select id, phase, owner_key, created_at, shard_index,
+             row_number() over (partition by owner_key order by created_at, shard_index, id) as rank
+      from metric_jobs
+      where runnable = 1 and status in ('queued', 'running') and attempts < ${maxClaims}
+        and (lease_until is null or lease_until < ${now})
+    ),
+    tenants as (
+      select owner_key,
+             sum(case when status = 'running' and runnable = 1 and lease_until is not null and lease_until >= ${now} then 1 else 0 end) as running,
+             max(started_at) as served
+      from metric_jobs
+      where owner_key in (select owner_key from claimable)
+      group by owner_key
+    )
+    select c.id, c.phase, c.rank from claimable c join tenants t on t.owner_key = c.owner_key
+    order by c.rank, t.running, coalesce(t.served, ''), c.created_at, c.shard_index, c.id
+    limit ${limit}`.execute(db);
+}
+
+/**
+ * Claims the next claimable row for `workerId` in fair order (fairCandidates; lease until `now +
+ * leaseMs`), or null. Rows claimed `maxClaims` times already are not taken again (reapExhausted fails
+ * them once their lease passes).
  */
 export async function claimNext(db: Kysely<Database>, workerId: string, now: number, leaseMs: number, maxClaims: number): Promise<JobRow | null> {
-  const candidates = await db
-    .selectFrom('metric_jobs')
-    .select('id')
-    .where('runnable', '=', 1)
-    .where('status', 'in', ACTIVE)
-    .where('attempts', '<', maxClaims)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .orderBy('created_at')
-    .orderBy('shard_index')
-    .limit(8)
-    .execute();
-  for (const { id } of candidates) {
+  const { rows } = await fairCandidates(db, now, maxClaims, 8);
+  for (const { id } of rows) {
     const row = await claimRow(db, id, workerId, now, leaseMs, maxClaims);
     if (row) return row;
   }
@@ -115,21 +173,13 @@ export async function claimRow(db: Kysely<Database>, id: string, workerId: strin
 }
 
 /**
- * Rows that could be claimed now (runnable, not held, claims left), oldest first: with the Redis queue,
- * each must have a message; the reconciler adds them again (a no-op for those already queued).
+ * Rows that could be claimed now (runnable, not held, claims left), in fair order with each row's place
+ * in its tenant's line (`rank`): with the Redis queue, each must have a message; the reconciler adds them
+ * again with `rank` as priority (a no-op for those already queued).
  */
-export async function claimableRows(db: Kysely<Database>, now: number, maxClaims: number, limit: number): Promise<{ id: string; phase: JobRow['phase'] }[]> {
-  return db
-    .selectFrom('metric_jobs')
-    .select(['id', 'phase'])
-    .where('runnable', '=', 1)
-    .where('status', 'in', ACTIVE)
-    .where('attempts', '<', maxClaims)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .orderBy('created_at')
-    .orderBy('shard_index')
-    .limit(limit)
-    .execute();
+export async function claimableRows(db: Kysely<Database>, now: number, maxClaims: number, limit: number): Promise<{ id: string; phase: JobRow['phase']; rank: number }[]> {
+  const { rows } = await fairCandidates(db, now, maxClaims, limit);
+  return rows.map((r) => ({ ...r, rank: Number(r.rank) }));
 }
 
 /** Deletes a job that was never queued (its queue was unreachable when it was submitted). */
@@ -295,10 +345,4 @@ export async function pruneExpired(db: Kysely<Database>, now: number): Promise<n
   await db.deleteFrom('metric_jobs').where('parent_id', 'in', ids).execute();
   await db.deleteFrom('metric_jobs').where('id', 'in', ids).execute();
   return ids.length;
-}
-
-/** Active (queued or running) jobs of a tenant, to bound how many one tenant may have waiting. */
-export async function countActiveJobs(db: Kysely<Database>, ownerKey: string): Promise<number> {
-  const { n } = await db.selectFrom('metric_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_key', '=', ownerKey).where('parent_id', 'is', null).where('status', 'in', ACTIVE).executeTakeFirstOrThrow();
-  return Number(n);
 }

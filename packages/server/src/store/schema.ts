@@ -54,7 +54,7 @@ export interface CredentialsTable {
   name: string;
   /** Token: display prefix (`nl_AbCd1234`); Basic: the public key (shown, looked up by it). */
   prefix: string;
-  /** SHA-256 hex of the token (token) or of the private key (basic): both are 256-bit random secrets, see domain/credentials/secrets.ts. */
+  /** SHA-256 hex of the token (token) or of the private key (basic): both are 256-bit random secrets, see domain/identity/credentials/secrets.ts. */
   secret_hash: string;
   /** JSON array of scope strings. */
   scopes: string;
@@ -536,6 +536,14 @@ export interface SurveyDeliveriesTable {
   error: string | null;
 }
 
+/** Hashes of respondent links that were revoked or re-issued (0011): such a link answers LINK_REVOKED, not "not found". */
+export interface SurveyLinkHistoryTable {
+  hash: string;
+  survey_id: string;
+  employee_id: string;
+  revoked_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -573,4 +581,5 @@ export interface Database {
   survey_respondents: SurveyRespondentsTable;
   survey_answers: SurveyAnswersTable;
   survey_deliveries: SurveyDeliveriesTable;
+  survey_link_history: SurveyLinkHistoryTable;
 }

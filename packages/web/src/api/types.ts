@@ -6,6 +6,7 @@
 import type { Static } from 'typebox';
 import type {
   AccountSchema,
+  ImportedNetworkSchema,
   LinkInfoSchema,
   PublicNetworkListSchema,
   SessionInfoSchema,
@@ -28,6 +29,9 @@ export type Session = Static<typeof SessionInfoSchema>;
 export type Network = Static<typeof WebNetworkSchema>;
 export type Access = NonNullable<Network['access']>;
 export type NetworkStatus = Network['status'];
+/** An import's answer: the network and what was converted, dropped or interpreted (docs/api/import-export.md, "Warnings"). */
+export type ImportedNetwork = Static<typeof ImportedNetworkSchema>;
+export type ImportWarning = ImportedNetwork['warnings'][number];
 export type Share = Static<typeof ShareSchema>;
 export type ShareInput = Static<typeof ShareBody>;
 export type NetworkDetail = Static<typeof WebNetworkDetailSchema>;
