@@ -60,8 +60,11 @@ async function firstBytes(path: string, n: number): Promise<Buffer> {
 }
 const firstChunk = async (path: string) => (await firstBytes(path, 64 * 1024)).toString('utf8');
 
-/** A leading `'` that CSV export puts before = + - @ (formula neutralisation), as it is read back. */
-const NEUTRALISED = /^'[=+\-@]/;
+/**
+ * A leading `'` that CSV export puts before = + - @ (formula neutralisation) — or before a value that
+ * itself starts with `'` and then one of them, so that it survives — removed again on import.
+ */
+const NEUTRALISED = /^'+[=+\-@]/;
 
 interface ReadContext {
   problems: Problems;
@@ -286,7 +289,9 @@ export async function importCsv(file: UploadedFile, nodesFile: UploadedFile | un
 }
 
 function csvText(rows: unknown[][]): string {
-  return Papa.unparse(rows.map((r) => r.map((v) => (v === undefined || v === null ? '' : String(v)))), { newline: '\r\n', quotes: false, escapeFormulae: false }) + '\r\n';
+  // a text that starts with ' then = + - @ gets one more ': import removes one (NEUTRALISED), so it reads back as written
+  const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' && NEUTRALISED.test(v) ? `'${v}` : String(v));
+  return Papa.unparse(rows.map((r) => r.map(cell)), { newline: '\r\n', quotes: false, escapeFormulae: false }) + '\r\n';
 }
 
 export function exportCsvFiles(net: ExportableNetwork): { nodes: string; edges: string; network: string } {

@@ -200,6 +200,10 @@ test("CSV: a leading ' before = + - @ (formula neutralisation of exports) is rem
   assert.deepEqual(r.networkJSON.edges?.map((e) => e.attributes), [{ Note: '=SUM(A1)', Delta: -5 }, { Note: '@home', Delta: 3 }, { Note: "'plain", Delta: 7 }]);
   const w = r.warnings?.find((x) => /formulas are neutralised/.test(x.message));
   assert.equal(w?.count, 4);
+  // a value that really starts with ' and = is exported with one more ' and reads back as written
+  const net = { name: 'n', description: '', isDirected: true, networkJSON: { nodes: [{ id: 'a', attributes: { f: "'=1+1" } }, { id: 'b', attributes: { f: "''-x" } }], edges: [] }, resource: {} };
+  const back = await read('csv', (await writeNetworkFile('csv', net)).body, 'back.csv.zip');
+  assert.deepEqual(back.networkJSON.nodes, net.networkJSON.nodes);
 });
 
 test('problems stop at 100: reading stops there and the answer says so', async () => {
