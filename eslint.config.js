@@ -40,9 +40,13 @@ export default tseslint.config(
   layer(['packages/viewer/src/**/*.ts', 'packages/embed/src/**/*.ts'], [
     serverPackage,
     { group: ['@netloom/engine', '@netloom/engine/*', '@netloom/web', '@netloom/web/*'], message: 'the viewer and the SDK import only @netloom/protocol of our packages' },
-    { group: ['@netloom/protocol/http', '@netloom/protocol/http/*'], message: 'the HTTP contract (TypeBox) stays out of the viewer and the SDK: import @netloom/protocol' },
     outOfPackage(['server', 'engine', 'web'], 'the viewer and the SDK import only @netloom/protocol of our packages'),
   ]),
+  // ... and of the HTTP contract only its types (`import type`): its TypeBox schemas stay out of the iframe (test/bundle.test.ts).
+  {
+    files: ['packages/viewer/src/**/*.ts', 'packages/embed/src/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['@netloom/protocol/http', '@netloom/protocol/http/*'], allowTypeImports: true, message: 'the HTTP contract (TypeBox) stays out of the viewer and the SDK: import its types only (import type)' + see }] }] },
+  },
   // web app ↛ server internals: it talks to the server over HTTP only.
   layer(['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'], [serverPackage, outOfPackage(['server', 'engine'], 'the web app talks to the server over HTTP only')]),
 

@@ -209,6 +209,7 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
     await new Promise((r) => setTimeout(r, 100));
   }
   expect(await api.call('GET /api/v2/embed/viewer/jobs/{jobId}', { ...v, params: { jobId: 'nope' } }), 404, 'unknown viewer job');
+  expect(await api.call('GET /api/v2/embed/viewer/metrics', v), 200, 'metrics the viewer offers');
   expect(await api.call('DELETE /api/v2/embed/viewer/jobs/{jobId}', { ...v, params: { jobId: vjob.jobId } }), 200, 'cancel a finished viewer job');
   expect(await api.call('DELETE /api/v2/embed/viewer/jobs/{jobId}', { ...v, params: { jobId: asyncRun.jobId } }), 404, "an API job is not the session's");
   const vnow = expect(await api.call('GET /api/v2/embed/viewer/network', v), 200, 'viewer network again').json;

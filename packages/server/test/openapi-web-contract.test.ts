@@ -193,6 +193,7 @@ test('every operation of /app/api/openapi.json answers as documented', async () 
   expect(await web(owner, 'POST /app/api/networks/{id}/metrics/{metricId}', { params: { id, metricId: 'pageRank' }, json: { alpha: 'high' } }), 400, 'metric job parameters');
   expect(await web(owner, 'POST /app/api/networks/{id}/metrics/{metricId}', { params: { id: 'nope', metricId: 'pageRank' }, json: {} }), 404, 'metric job on unknown network');
   expect(await web(owner, 'GET /app/api/jobs', { query: { limit: '10' } }), 200, 'jobs');
+  expect(await web(owner, 'GET /app/api/metrics'), 200, 'metrics offered');
   expect(await web(owner, 'GET /app/api/jobs', { query: { limit: '500' } }), 400, 'jobs limit');
   expect(await web(owner, 'DELETE /app/api/jobs/{id}', { params: { id: String(job?.jobId ?? 'none') } }), 200, 'cancel job');
   expect(await web(owner, 'DELETE /app/api/jobs/{id}', { params: { id: 'nope' } }), 404, 'cancel unknown job');

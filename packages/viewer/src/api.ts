@@ -4,6 +4,7 @@
  * accepted: it is dropped and the call retried once with a fresh one.
  */
 import type { EmbedView, SessionInfo, ViewerJob, ViewSummary } from '@netloom/protocol';
+import type { OfferedMetric, OfferedMetricList } from '@netloom/protocol/http';
 import { CommandError } from './errors.ts';
 import type { NetworkJson } from './model.ts';
 import type { TokenManager } from './tokens.ts';
@@ -19,6 +20,7 @@ export const PATHS = {
   positions: '/api/v2/embed/viewer/network/positions',
   status: (sessionId: string) => `/api/v2/embed/sessions/${encodeURIComponent(sessionId)}/status`,
   metric: (kind: 'network' | 'nodes', metricId: string) => `/api/v2/embed/viewer/metrics/${kind}/${encodeURIComponent(metricId)}`,
+  metrics: '/api/v2/embed/viewer/metrics',
   job: (jobId: string) => `/api/v2/embed/viewer/jobs/${encodeURIComponent(jobId)}`,
 };
 
@@ -174,6 +176,11 @@ export class ViewerApi implements BackendPort {
   /** Starts a metric as a job of this session (`Prefer: respond-async`): progress, ETA and Cancel (docs/embedding-api.md "Metric jobs"). */
   startMetricJob(kind: 'network' | 'nodes', metricId: string, params: Record<string, unknown> = {}): Promise<ViewerJob> {
     return this.request<ViewerJob>(PATHS.metric(kind, metricId), { method: 'POST', body: params, headers: { prefer: 'respond-async' } });
+  }
+
+  /** The node metrics the Metrics panel offers (the engine registry's, served by the service). */
+  async offeredMetrics(): Promise<OfferedMetric[]> {
+    return (await this.request<OfferedMetricList>(PATHS.metrics, { method: 'GET' })).metrics;
   }
 
   metricJob(jobId: string): Promise<ViewerJob> {

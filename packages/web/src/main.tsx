@@ -2,23 +2,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, matchPath, RouterProvider } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ApiError } from './api/client.ts';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from './api/outcomes.ts';
 import { routes } from './routes.tsx';
 import { fetchSession, keys } from './api/queries.ts';
 import { Shell, RouteGate, NotFound } from './shell.tsx';
-import { ToastProvider } from './components/toast.tsx';
+import { ToastProvider, mountedToasts } from './components/toast.tsx';
 import './styles.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // 4xx answers are final (signed out, not found, forbidden); retry only network errors and 5xx once.
-      retry: (n, err) => !(err instanceof ApiError && err.status < 500) && n < 1,
-      refetchOnWindowFocus: false,
-    },
-  },
-});
+// Every call's 401 / 403 / network failure is answered in one place (api/outcomes.ts).
+const queryClient = createQueryClient(mountedToasts);
 
 // Ask for the session and load the first page's code at once, in parallel, before React renders.
 void queryClient.prefetchQuery({ queryKey: keys.session, queryFn: fetchSession });

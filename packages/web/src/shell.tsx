@@ -5,10 +5,9 @@
  */
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, matchPath, useLocation, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { routes, externalNav, type AppRoute } from './routes.tsx';
-import { useSession, useSignOut, signedOut } from './api/queries.ts';
-import { ApiError, errorText } from './api/client.ts';
+import { useSession, useSignOut } from './api/queries.ts';
+import { sessionEnded } from './api/outcomes.ts';
 import { APP_PATHS, safeNext } from '@netloom/protocol/http';
 import { Button, Loading, Empty, ErrorNotice } from './components/ui.tsx';
 import { useToast } from './components/toast.tsx';
@@ -75,7 +74,7 @@ function TopNav({ open }: { open: boolean }) {
                 signOut.mutate(undefined, {
                   // signed out here either way; the server's session ends with the request or by expiry
                   onSettled: (_d, e) => {
-                    if (e) toast.error(`The server did not confirm the sign-out: ${errorText(e)}`);
+                    if (e) toast.failure(e, 'The server did not confirm the sign-out');
                     else toast.success('Signed out.');
                     navigate(APP_PATHS.signIn);
                   },
@@ -118,26 +117,13 @@ export function RouteGate({ route }: { route: AppRoute }) {
   if (isPending) return <Loading />;
   if (error) return <ErrorNotice error={error} title="The service did not answer" />;
   const next = location.pathname + location.search;
-  if (route.access === 'user' && !session) return <Navigate to={`${APP_PATHS.signIn}?next=${encodeURIComponent(next)}`} replace />;
+  // signed out, or the session ended while in use (api/outcomes.ts): sign-in says so and returns here after
+  if (route.access === 'user' && !session) return <Navigate to={`${APP_PATHS.signIn}?next=${encodeURIComponent(next)}${sessionEnded() ? '&expired=1' : ''}`} replace />;
   if (route.access === 'user' && session?.mfaEnrolmentRequired && route.path !== APP_PATHS.mfaEnrol) return <Navigate to={APP_PATHS.mfaEnrol} replace />;
   if (route.access === 'guest' && session) return <Navigate to={safeNext(new URLSearchParams(location.search).get('next'))} replace />;
   return <Page />;
 }
 
-
-/** Answers an API error that means "your session is gone" by going to sign-in. */
-export function useSessionExpiry(): (err: unknown) => boolean {
-  const qc = useQueryClient();
-  const navigate = useNavigate();
-  return (err) => {
-    if (err instanceof ApiError && err.status === 401) {
-      signedOut(qc);
-      navigate(APP_PATHS.signIn);
-      return true;
-    }
-    return false;
-  };
-}
 
 export function NotFound() {
   useEffect(() => {

@@ -41,6 +41,7 @@ const MAX_COUNTERS = 3e7;
 
 export const antiCommunities: NodeMetric<Params> = {
   id: 'antiCommunities',
+  title: 'Anti-communities',
   kind: 'node',
   summary: 'Balanced groups with as few existing ties inside groups as possible (anti-communities).',
   params,

@@ -39,6 +39,7 @@ export const ROLES = ['Coordinator', 'Consultant', 'Gatekeeper', 'Representative
 
 export const brokerage: NodeMetric<Params> = {
   id: 'brokerage',
+  title: 'Brokerage roles',
   kind: 'node',
   summary: 'Gould–Fernandez brokerage: counts of the roles Coordinator, Consultant, Gatekeeper, Representative and Liaison per node.',
   params,

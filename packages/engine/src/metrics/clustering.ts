@@ -43,6 +43,7 @@ function symmetricValues(g: Graph): { off: Int32Array; adj: Int32Array; val: Flo
 
 export const clustering: NodeMetric<Params> = {
   id: 'clustering',
+  title: 'Clustering coefficient',
   kind: 'node',
   summary: 'Local clustering coefficient (directed variant on directed networks, weighted geometric-mean variant with weights).',
   params,

@@ -142,6 +142,7 @@ export function runLouvain(
 
 export const communities: NodeMetric<Params> = {
   id: 'communities',
+  title: 'Communities (Louvain)',
   kind: 'node',
   summary: 'Louvain communities (directed networks converted to undirected).',
   params,

@@ -47,6 +47,7 @@ interface Params {
 
 export const complexCentrality: NodeMetric<Params> = {
   id: 'complexCentrality',
+  title: 'Complex centrality',
   kind: 'node',
   summary: 'Complex path length centrality (threshold cascades, Guilbeault & Centola 2021) and cascade reach.',
   params,

@@ -25,6 +25,7 @@ import { kCliqueCommunities as kcc } from '../kernels/cliques.ts';
 
 export const connectedComponents: NodeMetric<Record<string, never>> = {
   id: 'connectedComponents',
+  title: 'Connected components',
   kind: 'node',
   summary: 'Weakly connected component of each node (Component 1 = largest).',
   params: Type.Object({}, { additionalProperties: false }),
@@ -50,6 +51,7 @@ interface KParams {
 
 export const kCliqueCommunities: NodeMetric<KParams> = {
   id: 'kCliqueCommunities',
+  title: 'k-clique communities',
   kind: 'node',
   summary: 'k-clique percolation communities; one attribute `K-Clique Community i` (value `Yes`) per community, 1 = largest.',
   params: kParams,

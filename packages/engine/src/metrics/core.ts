@@ -17,6 +17,7 @@ const params = Type.Object({}, { additionalProperties: false });
 
 export const coreNumber: NodeMetric<Record<string, never>> = {
   id: 'coreNumber',
+  title: 'Core number (k-core)',
   kind: 'node',
   summary: 'Core number (largest k of a k-core containing the node); self-loops ignored.',
   params,

@@ -55,6 +55,7 @@ const runsFor = (n: number, m: number) => Math.max(2, Math.min(RUNS, Math.floor(
 
 export const corePeriphery: NodeMetric<Params> = {
   id: 'corePeriphery',
+  title: 'Core–periphery',
   kind: 'node',
   summary: 'Core–periphery structure: one continuous core (Rombach) or several core–periphery pairs (Kojaku–Masuda).',
   params,

@@ -76,9 +76,10 @@ function degrees(ctx: MetricContext<Params>, which: 'in' | 'out' | 'total'): Flo
   return res;
 }
 
-function degreeMetric(id: string, attribute: string, which: 'in' | 'out' | 'total', summary: string): NodeMetric<Params> {
+function degreeMetric(id: string, title: string, attribute: string, which: 'in' | 'out' | 'total', summary: string): NodeMetric<Params> {
   return {
     id,
+    title,
     kind: 'node',
     summary,
     params,
@@ -87,6 +88,6 @@ function degreeMetric(id: string, attribute: string, which: 'in' | 'out' | 'tota
   };
 }
 
-export const inDegree = degreeMetric('inDegree', 'In Degree', 'in', 'Number (or total/mean weight) of incoming edges.');
-export const outDegree = degreeMetric('outDegree', 'Out Degree', 'out', 'Number (or total/mean weight) of outgoing edges.');
-export const totalDegree = degreeMetric('totalDegree', 'Total Degree', 'total', 'In-degree plus out-degree (degree on undirected networks).');
+export const inDegree = degreeMetric('inDegree', 'In-degree', 'In Degree', 'in', 'Number (or total/mean weight) of incoming edges.');
+export const outDegree = degreeMetric('outDegree', 'Out-degree', 'Out Degree', 'out', 'Number (or total/mean weight) of outgoing edges.');
+export const totalDegree = degreeMetric('totalDegree', 'Degree', 'Total Degree', 'total', 'In-degree plus out-degree (degree on undirected networks).');

@@ -40,6 +40,7 @@ export function nodeValues(nodes: { attributes?: Record<string, string | number>
 
 export const externalVsInternal: NodeMetric<Params> = {
   id: 'externalVsInternal',
+  title: 'External vs internal ties',
   kind: 'node',
   summary: "Share of a node's ties to nodes with a different (external) versus the same (internal) attribute value, and the E-I index.",
   params,

@@ -203,6 +203,7 @@ export function refuseInfiniteSums(report: GroupReport, network: NetworkJSON, we
 
 export const groups: ReportMetric<GroupsParams> = {
   id: 'groups',
+  title: 'Group report',
   kind: 'report',
   summary: 'Group report: per group of a node attribute its size, internal and external ties, density and E-I index, the group × group collaboration matrix and the whole-network E-I index.',
   params,

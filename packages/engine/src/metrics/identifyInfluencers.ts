@@ -53,6 +53,7 @@ interface Params {
 
 export const identifyInfluencers: NodeMetric<Params> = {
   id: 'identifyInfluencers',
+  title: 'Influencers (key players)',
   kind: 'node',
   summary: 'Greedy maximum-coverage choice of influencers (key players).',
   params,

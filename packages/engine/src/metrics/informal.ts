@@ -146,6 +146,7 @@ export function rankedAscending(vals: (number | undefined)[]): (number | undefin
 
 export const informalAlignment: NodeMetric<Params> = {
   id: 'informalAlignment',
+  title: 'Informal alignment',
   kind: 'node',
   summary: 'Share of a node’s informal ties that are also within its formal neighbourhood (0 = none, 1 = all).',
   params,
@@ -159,6 +160,7 @@ export const informalAlignment: NodeMetric<Params> = {
 
 export const informalDistance: NodeMetric<Params> = {
   id: 'informalDistance',
+  title: 'Informal distance',
   kind: 'node',
   summary: 'Mean formal-structure distance over a node’s informal ties, and its 0..1 rank (shortest highest).',
   params,

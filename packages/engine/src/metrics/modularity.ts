@@ -31,6 +31,7 @@ interface Params {
 
 export const modularity: NetworkMetric<Params> = {
   id: 'modularity',
+  title: 'Modularity',
   kind: 'network',
   summary: 'Modularity (-1 to 1) of the communities given by a node attribute; directed networks converted to undirected.',
   params,

@@ -41,6 +41,7 @@ interface Params {
 
 export const averageNeighborDegree: NodeMetric<Params> = {
   id: 'averageNeighborDegree',
+  title: 'Average neighbour degree',
   kind: 'node',
   summary: 'Average degree of the neighbours of each node (weighted by edge weight with metricEdgeWeights).',
   params,

@@ -199,6 +199,7 @@ function betweennessFinish(ctx: MetricContext<SampledParams>, [bc]: Float64Array
 
 export const betweennessCentrality: NodeMetric<SampledParams> = {
   id: 'betweennessCentrality',
+  title: 'Betweenness centrality',
   kind: 'node',
   summary: 'Shortest-path betweenness (Brandes; NetworkX betweenness_centrality), exact or estimated from sampled sources.',
   params: sampledParams,
@@ -293,6 +294,7 @@ function closenessValue(total: number, rMinus1: number, n: number, normalized: b
 
 export const closenessCentrality: NodeMetric<SampledParams> = {
   id: 'closenessCentrality',
+  title: 'Closeness centrality',
   kind: 'node',
   summary: 'Closeness from incoming distances (NetworkX closeness_centrality, Wasserman–Faust normalisation), exact or pivot-sampled.',
   params: sampledParams,
@@ -315,6 +317,7 @@ function harmonicPartial(ctx: MetricContext<Record<string, never>>, shard: Shard
 
 export const harmonicCentrality: NodeMetric<Record<string, never>> = {
   id: 'harmonicCentrality',
+  title: 'Harmonic centrality',
   kind: 'node',
   summary: 'Sum of inverse (incoming, unweighted) distances from all other nodes (NetworkX harmonic_centrality).',
   params: noParams,
@@ -343,6 +346,7 @@ function loadFinish(ctx: MetricContext<LoadParams>, [res]: Float64Array[]): Node
 
 export const loadCentrality: NodeMetric<LoadParams> = {
   id: 'loadCentrality',
+  title: 'Load centrality',
   kind: 'node',
   summary: 'Newman load centrality (NetworkX load_centrality): shortest-path flow split equally among predecessors.',
   params: Type.Object({ metricEdgeWeights: metricEdgeWeightsParam, normalized: normalizedParam }, { additionalProperties: false }),
@@ -355,6 +359,7 @@ export const loadCentrality: NodeMetric<LoadParams> = {
 
 export const currentFlowClosenessCentrality: NodeMetric<WeightOnlyParams> = {
   id: 'currentFlowClosenessCentrality',
+  title: 'Information centrality (current-flow closeness)',
   kind: 'node',
   summary: 'Information (current-flow closeness) centrality per connected component, undirected, weights as conductances.',
   params: Type.Object({ metricEdgeWeights: metricEdgeWeightsParam }, { additionalProperties: false }),
@@ -397,6 +402,7 @@ export function largestComponentDiameter(g: Graph, checkpoint?: () => void): num
 
 export const diameter: NetworkMetric<Record<string, never>> = {
   id: 'diameter',
+  title: 'Diameter',
   kind: 'network',
   summary: 'Longest shortest path (hops) in the largest connected component; directed networks converted to undirected.',
   params: noParams,
@@ -408,6 +414,7 @@ export const diameter: NetworkMetric<Record<string, never>> = {
 
 export const avgShortestPathLength: NetworkMetric<Record<string, never>> = {
   id: 'avgShortestPathLength',
+  title: 'Average shortest path length',
   kind: 'network',
   summary: 'Mean shortest-path length (hops) over ordered node pairs with a path; unreachable pairs excluded.',
   params: noParams,

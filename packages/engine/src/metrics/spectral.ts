@@ -57,6 +57,7 @@ interface WeightParams {
 
 export const eigenvectorCentrality: NodeMetric<WeightParams> = {
   id: 'eigenvectorCentrality',
+  title: 'Eigenvector centrality',
   kind: 'node',
   summary: 'Eigenvector centrality (left eigenvector on directed networks: in-edges count); a network with no nodes is 400 INVALID_ARGS, as NetworkX refuses the null graph.',
   params: eigParams,
@@ -99,6 +100,7 @@ function fmt(x: number): string {
 
 export const katzCentrality: NodeMetric<KatzParams> = {
   id: 'katzCentrality',
+  title: 'Katz centrality',
   kind: 'node',
   summary: 'Katz centrality (in-edges count on directed networks); alpha must be below 1/λmax.',
   params: katzParams,
@@ -141,6 +143,7 @@ const HITS_MAX_ITER = 20000;
 
 export const HITS: NodeMetric<HitsParams> = {
   id: 'HITS',
+  title: 'Hubs and authorities (HITS)',
   kind: 'node',
   summary: 'Hubs and authorities (HITS): dominant singular vectors of the adjacency matrix.',
   params: hitsParams,
@@ -170,6 +173,7 @@ const PR_MAX_ITER = 100;
 
 export const pageRank: NodeMetric<PrParams> = {
   id: 'pageRank',
+  title: 'PageRank',
   kind: 'node',
   summary: 'PageRank (damping alpha, dangling nodes redistributed uniformly).',
   params: prParams,

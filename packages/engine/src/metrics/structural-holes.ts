@@ -65,10 +65,10 @@ function compute(ctx: MetricContext<Params>, which: 'constraint' | 'esize' | 'ef
   return out;
 }
 
-function shMetric(id: string, attribute: string, which: 'constraint' | 'esize' | 'efficiency', summary: string): NodeMetric<Params> {
-  return { id, kind: 'node', summary, params, attributes: [attribute], run: (ctx) => ({ values: { [attribute]: compute(ctx, which) } }) };
+function shMetric(id: string, title: string, attribute: string, which: 'constraint' | 'esize' | 'efficiency', summary: string): NodeMetric<Params> {
+  return { id, title, kind: 'node', summary, params, attributes: [attribute], run: (ctx) => ({ values: { [attribute]: compute(ctx, which) } }) };
 }
 
-export const constraint = shMetric('constraint', 'Constraint', 'constraint', "Burt's constraint (structural holes).");
-export const effectiveSize = shMetric('effectiveSize', 'Effective Size', 'esize', "Burt's effective size of the ego network (structural holes).");
-export const efficiency = shMetric('efficiency', 'Efficiency', 'efficiency', 'Effective size divided by total degree.');
+export const constraint = shMetric('constraint', "Burt's constraint", 'Constraint', 'constraint', "Burt's constraint (structural holes).");
+export const effectiveSize = shMetric('effectiveSize', 'Effective size', 'Effective Size', 'esize', "Burt's effective size of the ego network (structural holes).");
+export const efficiency = shMetric('efficiency', 'Efficiency', 'Efficiency', 'efficiency', 'Effective size divided by total degree.');

@@ -43,6 +43,8 @@ export interface NodeMetricResult {
 interface MetricBase<P> {
   /** Endpoint id exactly as docs/spec/api.md spells it (`betweennessCentrality`, `HITS`). */
   id: string;
+  /** Short name shown in the web app's and the viewer's metric lists ("Betweenness centrality"). */
+  title: string;
   kind: MetricKind;
   /** One-line description for OpenAPI and docs. */
   summary: string;

@@ -3,7 +3,7 @@
  * (with `networkJSON`), the write-back answer (with `networkId`). Shared by the metric endpoints, the
  * embedded viewer's metric route and metric jobs (a job's `result` is what the synchronous call answers).
  */
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ref } from './ref.ts';
 
 export const MetricMetaSchema = Type.Object(
@@ -41,4 +41,22 @@ export const MetricWriteBackSchema = Type.Object(
 
 export const NetworkMetricValueSchema = Type.Number({ $id: 'NetworkMetricValue', description: 'A network metric: the value as a bare JSON number (with networkId or networkJSON).' });
 
-export const METRIC_SCHEMAS = [MetricMetaSchema, NodeMetricValuesSchema, MetricWriteBackSchema, NetworkMetricValueSchema] as const;
+/** A metric the web app or the viewer offers to run (the engine registry's `offeredMetrics()`). */
+export const OfferedMetricSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The endpoint id (docs/metrics.md).' }),
+    title: Type.String({ description: 'Its short name in lists.' }),
+    kind: Type.Union([Type.Literal('node'), Type.Literal('network')], { description: '`node`: values per node (written to the network or added as node attributes); `network`: one number.' }),
+  },
+  { $id: 'OfferedMetric', additionalProperties: false },
+);
+
+export const OfferedMetricListSchema = Type.Object(
+  { metrics: Type.Array(ref(OfferedMetricSchema), { description: "Every metric of the engine's registry that runs with its default parameters, in the registry's order." }) },
+  { $id: 'OfferedMetricList', additionalProperties: false, description: 'The metrics offered to run with their defaults.' },
+);
+
+export type OfferedMetric = Static<typeof OfferedMetricSchema>;
+export type OfferedMetricList = Static<typeof OfferedMetricListSchema>;
+
+export const METRIC_SCHEMAS = [MetricMetaSchema, NodeMetricValuesSchema, MetricWriteBackSchema, NetworkMetricValueSchema, OfferedMetricSchema, OfferedMetricListSchema] as const;

@@ -92,6 +92,9 @@ export const NetworkWithJSONSchema = Type.Object(
 
 export const NetworkIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
+/** Discover's page of Public networks (`GET /networks/public`; inline in the document, not a named schema). */
+export const PublicNetworkListSchema = Type.Object({ networks: Type.Array(ref(NetworkResourceSchema)), total: Type.Integer() }, { additionalProperties: false });
+
 export const DeletedSchema = Type.Object({ _id: Type.String(), deleted: Type.Literal(true) }, { $id: 'NetworkDeleted', additionalProperties: false });
 
 /**

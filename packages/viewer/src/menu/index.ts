@@ -26,7 +26,6 @@ import { openPanel, savePanel } from './views-panels.ts';
 
 export type { MenuContext } from './kit.ts';
 export { layerText } from './layer-panels.ts';
-export { MENU_METRICS } from './metrics-panel.ts';
 
 export class ExploreMenu implements PanelHost {
   readonly ctx: MenuContext;

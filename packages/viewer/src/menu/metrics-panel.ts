@@ -9,29 +9,23 @@
  * worker and brings the panel back to its ready state with a notice; a failure shows the problem's message.
  */
 import type { ViewerJob } from '@netloom/protocol';
+import type { OfferedMetric } from '@netloom/protocol/http';
 import { toWireError } from '../errors.ts';
 import { setNodeAttribute } from './attrs.ts';
 import { button, field, h, select, type PanelHost } from './kit.ts';
 
-/** Node metrics offered in the menu (run with their default parameters through the viewer API). */
-export const MENU_METRICS: { id: string; title: string }[] = [
-  { id: 'totalDegree', title: 'Degree' },
-  { id: 'pageRank', title: 'PageRank' },
-  { id: 'betweennessCentrality', title: 'Betweenness centrality' },
-  { id: 'closenessCentrality', title: 'Closeness centrality' },
-  { id: 'eigenvectorCentrality', title: 'Eigenvector centrality' },
-  { id: 'harmonicCentrality', title: 'Harmonic centrality' },
-  { id: 'clustering', title: 'Clustering coefficient' },
-  { id: 'coreNumber', title: 'Core number (k-core)' },
-  { id: 'connectedComponents', title: 'Connected components' },
-  { id: 'communities', title: 'Communities (Louvain)' },
-];
-
 /** How often a running job is asked for its progress (the service updates it at least every 2 s). */
 export const POLL_MS = 500;
 
+/**
+ * The node metrics offered (run with their default parameters through the viewer API): the service's list,
+ * GET /api/v2/embed/viewer/metrics — the engine registry's, so a metric added there appears here with no
+ * edit of the viewer. Read once per viewer, when the panel first opens.
+ */
+let offered: OfferedMetric[] | null = null;
+
 export function metricTitle(id: string): string {
-  return MENU_METRICS.find((m) => m.id === id)?.title ?? id;
+  return offered?.find((m) => m.id === id)?.title ?? id;
 }
 
 /** "about 2 min left" from a job's `etaSeconds` (null: not known yet). */
@@ -56,7 +50,8 @@ export class MetricsPanel {
   readonly host: PanelHost;
   /** The run in progress (queued or running), or null when the panel is ready. */
   job: ViewerJob | null = null;
-  #selected = MENU_METRICS[0].id;
+  #selected = '';
+  #loading: Promise<void> | null = null;
   #starting = false;
   #cancelling = false;
   #timer: ReturnType<typeof setTimeout> | null = null;
@@ -67,9 +62,30 @@ export class MetricsPanel {
     this.host = host;
   }
 
+  /** Reads the offered metrics once; the panel shows a line until they are in (or why they are not). */
+  #load(): void {
+    if (this.#loading) return;
+    this.#loading = this.host.ctx.api.offeredMetrics().then(
+      (list) => {
+        offered = list;
+        this.#rerender();
+      },
+      (err) => {
+        this.#loading = null;
+        this.host.say('metrics', toWireError(err).message, true);
+      },
+    );
+  }
+
   render(b: HTMLElement): void {
+    if (!offered) {
+      this.#load();
+      b.append(h('p', { class: 'nl-hint', 'data-metrics-loading': 'true' }, 'Loading the metrics…'));
+      return;
+    }
+    if (!this.#selected || !offered.some((m) => m.id === this.#selected)) this.#selected = offered[0]?.id ?? '';
     const busy = this.job !== null || this.#starting;
-    const s = select(MENU_METRICS.map((m) => ({ value: m.id, label: m.title })), this.#selected, { 'aria-label': 'Metric', disabled: busy });
+    const s = select(offered.map((m) => ({ value: m.id, label: m.title })), this.#selected, { 'aria-label': 'Metric', disabled: busy });
     s.addEventListener('change', () => (this.#selected = s.value));
     const run = button('Run', { 'data-action': 'run-metric', disabled: busy, onclick: () => void this.run(s.value) }, 'primary');
     b.append(h('p', { class: 'nl-hint' }, 'Computed by the service on this network; the result becomes a node attribute usable in Color, Size and Filter. Long runs show their progress and can be cancelled.'), field('Metric', s), run);

@@ -1,23 +1,20 @@
 /**
- * The metrics the app offers to run on a network (with their default parameters; docs/metrics.md has
- * them all) and how a job's metric and time left are named on screen.
+ * The metrics the app offers to run on a network, with their titles: the server's list (GET /app/api/metrics,
+ * the engine registry's metrics that run with their defaults — a metric added to the registry appears here
+ * with no edit of the app), read once per visit; and how a job's time left is named on screen.
  */
-export const RUNNABLE_METRICS: { id: string; title: string; kind: 'node' | 'network' }[] = [
-  { id: 'totalDegree', title: 'Degree', kind: 'node' },
-  { id: 'pageRank', title: 'PageRank', kind: 'node' },
-  { id: 'betweennessCentrality', title: 'Betweenness centrality', kind: 'node' },
-  { id: 'closenessCentrality', title: 'Closeness centrality', kind: 'node' },
-  { id: 'eigenvectorCentrality', title: 'Eigenvector centrality', kind: 'node' },
-  { id: 'harmonicCentrality', title: 'Harmonic centrality', kind: 'node' },
-  { id: 'clustering', title: 'Clustering coefficient', kind: 'node' },
-  { id: 'coreNumber', title: 'Core number (k-core)', kind: 'node' },
-  { id: 'communities', title: 'Communities (Louvain)', kind: 'node' },
-  { id: 'diameter', title: 'Diameter', kind: 'network' },
-  { id: 'avgShortestPathLength', title: 'Average shortest path length', kind: 'network' },
-];
+import { useQuery } from '@tanstack/react-query';
+import type { OfferedMetricList } from '@netloom/protocol/http';
+import { api } from './client.ts';
 
-export function metricTitle(id: string | undefined): string {
-  return RUNNABLE_METRICS.find((m) => m.id === id)?.title ?? id ?? 'Batch';
+export function useOfferedMetrics() {
+  return useQuery({ queryKey: ['metrics'], queryFn: ({ signal }) => api.get<OfferedMetricList>('/app/api/metrics', signal), staleTime: Infinity });
+}
+
+/** A metric's title from the offered list (its id until the list is in, or for a metric not offered). */
+export function useMetricTitle(): (id: string | undefined) => string {
+  const { data } = useOfferedMetrics();
+  return (id) => data?.metrics.find((m) => m.id === id)?.title ?? id ?? 'Batch';
 }
 
 /** "about 2 min left" from a job's `etaSeconds` (null: not known yet). */

@@ -4,7 +4,8 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, setCsrfToken } from './client.ts';
-import type { Account, Credential, LinkInfo, NetworkDetail, NetworkList, PublicNetworks, Session, Share, WebJob, WebJobList, WebSession } from './types.ts';
+import { sessionStarted } from './outcomes.ts';
+import type { Account, Credential, LinkInfo, NetworkDetail, NetworkList, PublicNetworks, Session, Share, ShareInput, WebJob, WebJobList, WebSession } from './types.ts';
 
 export const keys = {
   session: ['session'] as const,
@@ -42,6 +43,7 @@ export function useSession() {
 /** After sign-in / link redemption: the answer is the session; everything cached before belongs to nobody. */
 export function adoptSession(qc: QueryClient, s: Session): void {
   setCsrfToken(s.csrfToken);
+  sessionStarted();
   qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
   qc.setQueryData(keys.session, s);
 }
@@ -63,6 +65,7 @@ export function useSignIn() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (b: SignInBody) => api.post<Session>('/app/api/session', b),
+    meta: { ownsUnauthenticated: true },
     onSuccess: (s) => adoptSession(qc, s),
   });
 }
@@ -106,7 +109,7 @@ export function useShare(id: string) {
   const qc = useQueryClient();
   const done = () => qc.invalidateQueries({ queryKey: keys.network(id) });
   return {
-    put: useMutation({ mutationFn: (b: Share) => api.put<{ shares: Share[] }>(`/app/api/networks/${encodeURIComponent(id)}/shares`, { email: b.email, permission: b.permission }), onSuccess: done }),
+    put: useMutation({ mutationFn: (b: ShareInput) => api.put<{ shares: Share[] }>(`/app/api/networks/${encodeURIComponent(id)}/shares`, { email: b.email, permission: b.permission }), onSuccess: done }),
     remove: useMutation({ mutationFn: (email: string) => api.del<{ shares: Share[] }>(`/app/api/networks/${encodeURIComponent(id)}/shares/${encodeURIComponent(email)}`), onSuccess: done }),
   };
 }

@@ -4,14 +4,16 @@
  */
 import { useEffect, useRef } from 'react';
 import type { WebJob } from '../api/types.ts';
-import { etaText, metricTitle } from '../api/metrics.ts';
+import { etaText, useMetricTitle } from '../api/metrics.ts';
 import { Badge } from './ui.tsx';
 import { useToast } from './toast.tsx';
 
 const STATUS_TEXT = { queued: 'Queued', running: 'Running', succeeded: 'Done', failed: 'Failed', cancelled: 'Cancelled' } as const;
 
-export function jobTitle(j: WebJob): string {
-  return j.batch ? `${j.metrics.length} metrics` : metricTitle(j.metric);
+/** How a job is named on screen: its metric's title, or "3 metrics" for a batch. */
+export function useJobTitle(): (j: WebJob) => string {
+  const metricTitle = useMetricTitle();
+  return (j) => (j.batch ? `${j.metrics.length} metrics` : metricTitle(j.metric));
 }
 
 export function JobStatusBadge({ job }: { job: WebJob }) {
@@ -20,6 +22,7 @@ export function JobStatusBadge({ job }: { job: WebJob }) {
 }
 
 export function JobProgress({ job }: { job: WebJob }) {
+  const jobTitle = useJobTitle();
   if (job.status === 'queued') return <span className="muted" data-testid="job-progress-text">Waiting for a worker…</span>;
   if (job.status === 'running') {
     const pct = Math.floor(job.progress * 100);
@@ -43,6 +46,7 @@ export function JobProgress({ job }: { job: WebJob }) {
  */
 export function useFinishedToasts(jobs: WebJob[] | undefined) {
   const toast = useToast();
+  const jobTitle = useJobTitle();
   const seen = useRef<Map<string, WebJob['status']> | null>(null);
   const openedAt = useRef(Date.now());
   useEffect(() => {
@@ -58,5 +62,5 @@ export function useFinishedToasts(jobs: WebJob[] | undefined) {
       if (j.status === 'succeeded') toast.success(`${what} finished.`);
       else if (j.status === 'failed') toast.error(`${what} failed: ${j.error?.detail ?? 'see the list'}`);
     }
-  }, [jobs, toast]);
+  }, [jobs, toast]); // jobTitle only names what finished: a new list of titles alone announces nothing
 }

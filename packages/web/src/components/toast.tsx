@@ -3,7 +3,9 @@
  * through a polite (or, for errors, assertive) live region; each closes itself after a few seconds or by
  * its close button.
  */
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { errorText } from '../api/client.ts';
+import { handledCentrally } from '../api/outcomes.ts';
 
 type Kind = 'success' | 'error' | 'info';
 interface Toast {
@@ -16,9 +18,15 @@ interface ToastApi {
   success(text: string): void;
   error(text: string): void;
   info(text: string): void;
+  /** A failed call: "prefix: what the service said" — unless api/outcomes.ts already answered it (401, 403, network). */
+  failure(err: unknown, prefix?: string): void;
 }
 
 const Ctx = createContext<ToastApi | null>(null);
+
+/** The toasts of the mounted provider, for api/outcomes.ts (outside React). */
+let mounted: ToastApi | null = null;
+export const mountedToasts = (): ToastApi | null => mounted;
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
@@ -32,7 +40,23 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     },
     [close],
   );
-  const value = useMemo<ToastApi>(() => ({ success: (t) => push('success', t), error: (t) => push('error', t), info: (t) => push('info', t) }), [push]);
+  const value = useMemo<ToastApi>(
+    () => ({
+      success: (t) => push('success', t),
+      error: (t) => push('error', t),
+      info: (t) => push('info', t),
+      failure: (err, prefix) => {
+        if (!handledCentrally(err)) push('error', prefix ? `${prefix}: ${errorText(err)}` : errorText(err));
+      },
+    }),
+    [push],
+  );
+  useEffect(() => {
+    mounted = value;
+    return () => {
+      if (mounted === value) mounted = null;
+    };
+  }, [value]);
   return (
     <Ctx.Provider value={value}>
       {children}

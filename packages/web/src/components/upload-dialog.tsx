@@ -8,7 +8,8 @@ import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
-import { TEMPLATE_FORMATS, type ImportedNetwork } from '../api/types.ts';
+import type { ImportedNetwork } from '../api/types.ts';
+import { FILE_FORMATS, FORMAT_IDS } from '@netloom/protocol/http';
 import { Dialog } from './dialog.tsx';
 import { Button, ErrorNotice, Select, TextArea, TextField } from './ui.tsx';
 import { useToast } from './toast.tsx';
@@ -136,8 +137,8 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
         <div className="dialog-actions">
           <div className="templates">
             <span className="muted">Templates:</span>
-            {TEMPLATE_FORMATS.map((t) => (
-              <a key={t.id} href={`/api/v2/templates/${t.id}`} download data-testid={`template-${t.id}`}>{t.label}</a>
+            {FORMAT_IDS.map((id) => (
+              <a key={id} href={`/api/v2/templates/${id}`} download data-testid={`template-${id}`}>{FILE_FORMATS[id].label}</a>
             ))}
           </div>
           <div className="row">

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorText } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { keys, signedOut, useAccount, useSession, useWebSessions } from '../api/queries.ts';
 import { APP_PATHS } from '@netloom/protocol/http';
 import type { WebSession } from '../api/types.ts';
@@ -202,7 +202,7 @@ function SessionsCard() {
           setEnding(null);
           await qc.invalidateQueries({ queryKey: keys.sessions });
         } catch (e) {
-          toast.error(errorText(e));
+          toast.failure(e);
         }
       }}>
         <p>{describeAgent(ending?.userAgent ?? null)} ({ending?.ip ?? 'unknown address'}) will have to sign in again.</p>
@@ -214,7 +214,7 @@ function SessionsCard() {
           toast.success('Signed out of every session.');
           navigate(APP_PATHS.signIn);
         } catch (e) {
-          toast.error(errorText(e));
+          toast.failure(e);
         }
       }}>
         <p>Every session of your account ends, this one included. API tokens keep working.</p>

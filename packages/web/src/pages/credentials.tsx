@@ -5,7 +5,7 @@
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorText } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { keys, useCredentials, useScopes, useSession } from '../api/queries.ts';
 import type { Credential } from '../api/types.ts';
 import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, TextField } from '../components/ui.tsx';
@@ -91,7 +91,7 @@ export default function Credentials() {
           revoking === null ? undefined :
           revoke.mutateAsync(revoking.id, {
             onSuccess: () => { toast.success(`Revoked “${revoking.name || revoking.prefix}”.`); setRevoking(null); },
-            onError: (e) => toast.error(`Could not revoke: ${errorText(e)}`),
+            onError: (e) => toast.failure(e, 'Could not revoke'),
           }).catch(() => undefined)
         }
       >

@@ -5,12 +5,11 @@
  * worker is freed at once).
  */
 import { Link } from 'react-router';
-import { errorText } from '../api/client.ts';
 import { useCancelJob, useJobs } from '../api/queries.ts';
 import type { WebJob } from '../api/types.ts';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, DateText, Empty, ErrorNotice, Loading, PageHeader } from '../components/ui.tsx';
-import { JobProgress, JobStatusBadge, jobTitle, useFinishedToasts } from '../components/job-progress.tsx';
+import { JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../components/job-progress.tsx';
 import { useToast } from '../components/toast.tsx';
 
 const isActive = (j: WebJob) => j.status === 'queued' || j.status === 'running';
@@ -19,10 +18,11 @@ export default function Jobs() {
   const { data, isPending, error } = useJobs();
   const cancel = useCancelJob();
   const toast = useToast();
+  const jobTitle = useJobTitle();
   const stop = (job: WebJob) =>
     cancel.mutate(job.jobId, {
       onSuccess: (j) => toast.success(j.status === 'cancelled' ? `Cancelled ${jobTitle(j)}; nothing was written.` : `${jobTitle(j)} had already finished.`),
-      onError: (e) => toast.error(`Could not cancel: ${errorText(e)}`),
+      onError: (e) => toast.failure(e, 'Could not cancel'),
     });
   useFinishedToasts(data?.jobs);
   const running = data?.jobs.filter(isActive).length ?? 0;

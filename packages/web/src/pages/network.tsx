@@ -6,11 +6,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useCancelJob, useDeleteNetwork, useJobs, useNetwork, useShare, useStartMetricJob, useUpdateNetwork } from '../api/queries.ts';
-import { RUNNABLE_METRICS } from '../api/metrics.ts';
-import { JobProgress, JobStatusBadge, jobTitle, useFinishedToasts } from '../components/job-progress.tsx';
-import { errorText } from '../api/client.ts';
-import { EXPORT_FORMATS, type NetworkDetail, type Share } from '../api/types.ts';
-import { APP_PATHS, pathTo } from '@netloom/protocol/http';
+import { useOfferedMetrics } from '../api/metrics.ts';
+import { JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../components/job-progress.tsx';
+import { type NetworkDetail, type Share } from '../api/types.ts';
+import { APP_PATHS, FILE_FORMATS, FORMAT_IDS, pathTo } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../components/ui.tsx';
 import { Confirm, Dialog } from '../components/dialog.tsx';
 import { useToast } from '../components/toast.tsx';
@@ -65,7 +64,7 @@ export default function NetworkPage() {
             <h2 id="download-h">Download</h2>
             <p className="muted">The whole network with its attributes and layout.</p>
             <div className="row wrap">
-              {EXPORT_FORMATS.map((f) => (
+              {FORMAT_IDS.map((id) => ({ id, ...FILE_FORMATS[id] })).map((f) => (
                 <a key={f.id} className="btn btn-secondary" href={`/app/api/networks/${encodeURIComponent(n._id)}/export?format=${f.id}`} download data-testid={`export-${f.id}`}>
                   {f.label}
                 </a>
@@ -88,7 +87,7 @@ export default function NetworkPage() {
               toast.success(`Deleted “${n.name}”.`);
               navigate(APP_PATHS.networks, { replace: true });
             },
-            onError: (e) => toast.error(`Could not delete: ${errorText(e)}`),
+            onError: (e) => toast.failure(e, 'Could not delete'),
           }).catch(() => undefined)
         }
       >
@@ -166,7 +165,7 @@ function Shares({ network: n }: { network: NetworkDetail }) {
             <li key={s.email}>
               <span className="share-who">{s.name ? <>{s.name} <span className="muted">{s.email}</span></> : s.email}</span>
               <label className="visually-hidden" htmlFor={`perm-${s.email}`}>Permission for {s.email}</label>
-              <select id={`perm-${s.email}`} className="input input-inline" value={s.permission} onChange={(e) => put.mutate({ email: s.email, permission: e.target.value as Share['permission'] }, { onSuccess: () => toast.success(`${s.email} ${e.target.value === 'Edit' ? 'can edit' : 'can view'} now.`), onError: (err) => toast.error(errorText(err)) })}>
+              <select id={`perm-${s.email}`} className="input input-inline" value={s.permission} onChange={(e) => put.mutate({ email: s.email, permission: e.target.value as Share['permission'] }, { onSuccess: () => toast.success(`${s.email} ${e.target.value === 'Edit' ? 'can edit' : 'can view'} now.`), onError: (err) => toast.failure(err) })}>
                 <option value="View">Can view</option>
                 <option value="Edit">Can edit</option>
               </select>
@@ -196,7 +195,7 @@ function Shares({ network: n }: { network: NetworkDetail }) {
               toast.success(`${removing.email} no longer has access.`);
               setRemoving(null);
             },
-            onError: (e) => toast.error(errorText(e)),
+            onError: (e) => toast.failure(e),
           }).catch(() => undefined)
         }
       >
@@ -208,8 +207,10 @@ function Shares({ network: n }: { network: NetworkDetail }) {
 
 /** Run a metric on this network as a job; this network's latest jobs with their progress; a link to all jobs. */
 function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: boolean }) {
-  const offered = RUNNABLE_METRICS.filter((m) => canEdit || m.kind === 'network');
-  const [metric, setMetric] = useState(offered[0]?.id ?? '');
+  const offered = (useOfferedMetrics().data?.metrics ?? []).filter((m) => canEdit || m.kind === 'network');
+  const [chosen, setMetric] = useState('');
+  const metric = chosen || (offered[0]?.id ?? '');
+  const jobTitle = useJobTitle();
   const start = useStartMetricJob(n._id);
   const cancel = useCancelJob();
   const { data } = useJobs();
@@ -241,7 +242,7 @@ function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: 
               <span className="job-list-head"><strong>{jobTitle(j)}</strong> <JobStatusBadge job={j} /></span>
               <JobProgress job={j} />
               {(j.status === 'queued' || j.status === 'running') && (
-                <Button variant="ghost" aria-label={`Cancel ${jobTitle(j)}`} onClick={() => cancel.mutate(j.jobId, { onSuccess: () => toast.success(`Cancelled ${jobTitle(j)}.`), onError: (err) => toast.error(errorText(err)) })}>Cancel</Button>
+                <Button variant="ghost" aria-label={`Cancel ${jobTitle(j)}`} onClick={() => cancel.mutate(j.jobId, { onSuccess: () => toast.success(`Cancelled ${jobTitle(j)}.`), onError: (err) => toast.failure(err) })}>Cancel</Button>
               )}
             </li>
           ))}

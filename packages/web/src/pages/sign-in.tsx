@@ -18,7 +18,9 @@ export default function SignIn() {
   const signIn = useSignIn();
   const navigate = useNavigate();
   const location = useLocation();
-  const next = safeNext(new URLSearchParams(location.search).get('next'));
+  const params = new URLSearchParams(location.search);
+  const next = safeNext(params.get('next'));
+  const expired = params.get('expired') === '1';
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -40,6 +42,9 @@ export default function SignIn() {
     <div className="narrow">
       <div className="card">
         <h1 id="page-title" tabIndex={-1}>{step === 'password' ? 'Sign in to Netloom' : 'Two-factor authentication'}</h1>
+        {expired && step === 'password' && (
+          <p className="notice notice-warning" role="status" data-testid="session-ended">Your session has ended. Sign in again to continue where you were.</p>
+        )}
         <form onSubmit={submit} className="stack" noValidate={false}>
           {step === 'password' ? (
             <>

@@ -6,7 +6,7 @@
  * - `GET /networks/public?q=&limit=&offset=` (Discover; no credential).
  * Thin: the domain reads, checks and stores; these routes move files and present.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.ts';
 import { listPublicNetworks } from '../../domain/networks/discover.ts';
@@ -15,7 +15,7 @@ import { fileBaseName } from '../../domain/formats/values.ts';
 import type { FormatId } from '../../domain/formats/index.ts';
 import { contentDisposition, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
+import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams, PublicNetworkListSchema } from '@netloom/protocol/http';
 import { principalOf } from '../../plugins/principal.ts';
 import { handleExport, handleImport } from '../../http/network-files.ts';
 
@@ -92,7 +92,7 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Discover: Public networks of everyone, handpicked first, searchable by name',
         tags: ['networks'],
         querystring: DiscoverQuery,
-        response: { 200: Type.Object({ networks: Type.Array(ref(NetworkResourceSchema)), total: Type.Integer() }, { additionalProperties: false }), ...problems(400, 429) },
+        response: { 200: PublicNetworkListSchema, ...problems(400, 429) },
       },
     },
     async (request) => {

@@ -3,6 +3,8 @@
  * bar, ETA and Cancel. Started by `POST /api/v2/embed/viewer/metrics/:kind/:metricId` with
  * `Prefer: respond-async` (routes/viewer/index.ts); read and cancelled here, with the viewer's access
  * token, only the session's own jobs (any other id is 404). Thin: schema → domain/metrics/viewer-jobs.ts.
+ * GET /api/v2/embed/viewer/metrics lists the node metrics the Metrics panel offers (the engine registry's
+ * offeredMetrics('node'): a metric added to the registry appears there with no other edit).
  */
 import type { App } from '../../http/app-type.ts';
 import { Type } from 'typebox';
@@ -10,13 +12,27 @@ import type { EmbedContext } from '../../domain/embedding/context.ts';
 import type { JobDeps } from '../../domain/metrics/jobs.ts';
 import { cancelSessionMetricJob, getSessionMetricJob } from '../../domain/metrics/viewer-jobs.ts';
 import { presentViewerJob } from '../../presenters/viewer-job.ts';
-import { problemResponses, ref, ViewerJobSchema } from '@netloom/protocol/http';
+import { offeredMetrics } from '@netloom/engine';
+import { OfferedMetricListSchema, problemResponses, ref, ViewerJobSchema } from '@netloom/protocol/http';
 import { principalOf } from '../../plugins/principal.ts';
 
 const JobIdParams = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export function viewerJobRoutes(app: App, _ctx: EmbedContext, deps: () => JobDeps): void {
   const common = { config: { auth: { skip: true } }, tags: ['embedded viewer'], security: [{ viewerToken: [] }] };
+  app.get('/api/v2/embed/viewer/metrics', {
+    config: common.config,
+    schema: {
+      summary: 'The node metrics the Metrics panel offers: every node metric of the registry that runs with its defaults',
+      tags: common.tags,
+      security: common.security,
+      response: { 200: ref(OfferedMetricListSchema), ...problemResponses(401, 410) },
+    },
+  }, async (request) => {
+    viewerOf(request);
+    return { metrics: offeredMetrics('node') };
+  });
+
   app.get('/api/v2/embed/viewer/jobs/:jobId', {
     config: common.config,
     schema: {

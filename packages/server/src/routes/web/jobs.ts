@@ -3,13 +3,15 @@
  *   GET    /app/api/jobs?limit&offset                 your jobs, newest first, with their networks' names
  *   DELETE /app/api/jobs/:id                          cancel (frees the worker); a finished job as it is
  *   POST   /app/api/networks/:id/metrics/:metricId    run a metric on the network as a job → 202
+ *   GET    /app/api/metrics                           the metrics offered to run (the engine registry's offeredMetrics())
  * Thin: schema → domain/metrics/web-jobs.ts (the public API's job commands with the session's principal).
  */
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../../domain/metrics/web-jobs.ts';
 import { presentJob } from '../../presenters/job.ts';
-import { WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, ref, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
+import { offeredMetrics } from '@netloom/engine';
+import { OfferedMetricListSchema, WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, ref, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
 import { principalOf } from '../../plugins/principal.ts';
 
 function present(w: WebJob) {
@@ -31,6 +33,15 @@ export function webJobRoutes(app: App): void {
       if (limit < 1 || limit > 200) throw new DomainError('INVALID_ARGS', 'query.limit: must be 1 to 200', [{ path: '/query/limit', message: 'must be 1 to 200' }]);
       const { jobs, total } = await listWebJobs(app.database.db, w.principal, limit, offset);
       return { jobs: jobs.map(present), total, limit, offset };
+    },
+  );
+
+  app.get(
+    '/app/api/metrics',
+    { config: web, schema: { ...base, summary: 'The metrics the app offers to run: every metric of the registry that runs with its defaults', response: { 200: ref(OfferedMetricListSchema), ...webProblems(401, 403, 429) } } },
+    async (request) => {
+      requireWeb(request);
+      return { metrics: offeredMetrics() };
     },
   );
 

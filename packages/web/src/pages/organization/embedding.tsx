@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { api, ApiError, errorText } from '../../api/client.ts';
+import { api, ApiError } from '../../api/client.ts';
 import {
   orgPaths,
   useEmbeddingConsole,
@@ -143,7 +143,7 @@ function NetworksCard({ settings, disclosureText }: { settings: EmbedSettings; d
     const next = new Set(listed);
     if (on) next.add(id);
     else next.delete(id);
-    save.mutate({ embeddableNetworkIds: [...next] }, { onError: (err) => toast.error(errorText(err)) });
+    save.mutate({ embeddableNetworkIds: [...next] }, { onError: (err) => toast.failure(err) });
   };
   return (
     <section className="card stack" aria-labelledby="networks-title">
@@ -152,7 +152,7 @@ function NetworksCard({ settings, disclosureText }: { settings: EmbedSettings; d
         <input
           type="checkbox"
           checked={settings.allOwnedNetworks}
-          onChange={(e) => save.mutate({ allOwnedNetworks: e.target.checked }, { onSuccess: (s) => toast.success(s.allOwnedNetworks ? 'Every network owned by a member is embeddable.' : 'Only the chosen networks are embeddable.'), onError: (err) => toast.error(errorText(err)) })}
+          onChange={(e) => save.mutate({ allOwnedNetworks: e.target.checked }, { onSuccess: (s) => toast.success(s.allOwnedNetworks ? 'Every network owned by a member is embeddable.' : 'Only the chosen networks are embeddable.'), onError: (err) => toast.failure(err) })}
         />
         <span>All owned networks (every network owned by a member of the organization)</span>
       </label>
@@ -198,7 +198,7 @@ function NetworksCard({ settings, disclosureText }: { settings: EmbedSettings; d
         <input
           type="checkbox"
           checked={settings.dataDisclosureAccepted}
-          onChange={(e) => save.mutate({ dataDisclosureAccepted: e.target.checked }, { onError: (err) => toast.error(errorText(err)) })}
+          onChange={(e) => save.mutate({ dataDisclosureAccepted: e.target.checked }, { onError: (err) => toast.failure(err) })}
         />
         <span>
           I acknowledge this for the organization
@@ -265,7 +265,7 @@ function ManagedUsersCard() {
                     {u.networks.map((n) => (
                       <li key={n.networkId} className="row">
                         {n.name} <Badge>{n.permission}</Badge>
-                        <Button variant="ghost" aria-label={`Remove ${n.name} from ${u.displayName}`} onClick={() => removeGrant.mutate({ u, networkId: n.networkId }, { onSuccess: () => toast.success(`${u.displayName} no longer sees ${n.name}.`), onError: (err) => toast.error(errorText(err)) })}>
+                        <Button variant="ghost" aria-label={`Remove ${n.name} from ${u.displayName}`} onClick={() => removeGrant.mutate({ u, networkId: n.networkId }, { onSuccess: () => toast.success(`${u.displayName} no longer sees ${n.name}.`), onError: (err) => toast.failure(err) })}>
                           Remove
                         </Button>
                       </li>
@@ -280,7 +280,7 @@ function ManagedUsersCard() {
                       <Button variant="danger" onClick={() => setDeactivating(u)} aria-label={`Deactivate ${u.displayName}`}>Deactivate</Button>
                     </>
                   ) : (
-                    <Button onClick={() => reactivate.mutate(u, { onSuccess: () => toast.success(`${u.displayName} is active again (one seat used).`), onError: (err) => toast.error(errorText(err)) })}>Reactivate</Button>
+                    <Button onClick={() => reactivate.mutate(u, { onSuccess: () => toast.success(`${u.displayName} is active again (one seat used).`), onError: (err) => toast.failure(err) })}>Reactivate</Button>
                   )}
                 </td>
               </tr>
@@ -303,7 +303,7 @@ function ManagedUsersCard() {
               toast.success(`${deactivating.displayName} is deactivated; their seat is free.`);
               setDeactivating(null);
             })
-            .catch((err) => toast.error(errorText(err)))
+            .catch((err) => toast.failure(err))
         }
       >
         <p>
@@ -429,7 +429,7 @@ function SessionsCard() {
               toast.success('Session revoked: the viewer closes at its next request.');
               setRevoking(null);
             })
-            .catch((err) => toast.error(errorText(err)))
+            .catch((err) => toast.failure(err))
         }
       >
         <p>The viewer of <strong>{revoking?.user.displayName}</strong> on <strong>{revoking?.network.name}</strong> ends now (it reports <code>session.expired</code> to your page).</p>
@@ -448,7 +448,7 @@ function ChatCard({ aiChat }: { aiChat: boolean }) {
     <section className="card stack" aria-labelledby="chat-title">
       <h2 id="chat-title">AI chat</h2>
       <label className="check">
-        <input type="checkbox" checked={aiChat} onChange={(e) => setChat.mutate(e.target.checked, { onSuccess: () => toast.success(e.target.checked ? 'AI chat is on.' : 'AI chat is off for every session.'), onError: (err) => toast.error(errorText(err)) })} />
+        <input type="checkbox" checked={aiChat} onChange={(e) => setChat.mutate(e.target.checked, { onSuccess: () => toast.success(e.target.checked ? 'AI chat is on.' : 'AI chat is off for every session.'), onError: (err) => toast.failure(err) })} />
         <span>AI chat in embedded viewers (each managed user's chat access applies too)</span>
       </label>
       <h3>Preset questions</h3>

@@ -75,7 +75,7 @@ export default function OrganizationMembers() {
               onChange={(e) =>
                 requireMfa.mutate(e.target.checked, {
                   onSuccess: (r) => toast.success(r.requireMfa ? 'Two-factor authentication is now required: members enrol at their next sign-in.' : 'Two-factor authentication is no longer required.'),
-                  onError: (err) => toast.error(errorText(err)),
+                  onError: (err) => toast.failure(err),
                 })
               }
             />
@@ -119,7 +119,7 @@ export default function OrganizationMembers() {
                           onChange={(e) =>
                             setRole.mutate(
                               { id: m._id, role: e.target.value as OrgRole },
-                              { onSuccess: (r) => toast.success(`${r.name} is now ${r.role}.`), onError: (err) => toast.error(errorText(err)) },
+                              { onSuccess: (r) => toast.success(`${r.name} is now ${r.role}.`), onError: (err) => toast.failure(err) },
                             )
                           }
                         >
@@ -134,7 +134,7 @@ export default function OrganizationMembers() {
                     {canManage && (
                       <td className="actions">
                         {!self && m.status === 'suspended' && (
-                          <Button onClick={() => reinstate.mutate(m._id, { onSuccess: (r) => toast.success(`${r.name} is active again.`), onError: (err) => toast.error(errorText(err)) })}>Reinstate</Button>
+                          <Button onClick={() => reinstate.mutate(m._id, { onSuccess: (r) => toast.success(`${r.name} is active again.`), onError: (err) => toast.failure(err) })}>Reinstate</Button>
                         )}
                         {!self && m.status !== 'suspended' && (
                           <Button variant="danger" onClick={() => setSuspending(m)} aria-label={`Suspend ${m.name}`}>Suspend</Button>
@@ -189,7 +189,7 @@ export default function OrganizationMembers() {
               toast.success(`${r.name} is suspended.`);
               setSuspending(null);
             })
-            .catch((err) => toast.error(errorText(err)))
+            .catch((err) => toast.failure(err))
         }
       >
         <p>

@@ -1,0 +1,78 @@
+/**
+ * The one place where the failures every call can meet are answered (issue 20): the query client's caches
+ * send every query and mutation error here.
+ * - 401 while signed in (the web session expired or was ended elsewhere): everything cached is dropped and
+ *   the page's access rule sends the person to sign-in with a message, keeping where they were (`next`);
+ *   signing in returns there (shell.tsx RouteGate, pages/sign-in.tsx).
+ * - 403 and network failures of an action: one toast saying so (a page shows a query's failure in place).
+ * Calls that answer a 401 themselves (sign-in, link redemption) mark it with `meta: { ownsUnauthenticated: true }`.
+ */
+import { MutationCache, QueryCache, QueryClient, type Mutation, type Query } from '@tanstack/react-query';
+import { ApiError } from './client.ts';
+import { signedOut, keys } from './queries.ts';
+import type { Session } from './types.ts';
+
+export interface Notifier {
+  error(text: string): void;
+}
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: { ownsUnauthenticated?: boolean };
+    mutationMeta: { ownsUnauthenticated?: boolean };
+  }
+}
+
+/** Set when a 401 ended the session in the middle of using the app; the access rule reads it once. */
+let ended = false;
+
+/** Whether a 401 ended the session while the app was in use (until the next sign-in): sign-in says so. */
+export function sessionEnded(): boolean {
+  return ended;
+}
+
+/** A new session (sign-in, link redemption): the message is no longer due. */
+export function sessionStarted(): void {
+  ended = false;
+}
+
+/** Errors answered here (401, and 403 / network failures of actions): a page's own failure toast skips them. */
+const handled = new WeakSet<object>();
+
+export function handledCentrally(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && handled.has(err);
+}
+
+/** A failure of the network itself (no answer from the service), as fetch reports it. */
+export function isNetworkError(err: unknown): boolean {
+  return err instanceof TypeError || (err instanceof DOMException && err.name === 'NetworkError');
+}
+
+export function createQueryClient(notify: () => Notifier | null): QueryClient {
+  const failed = (err: unknown, meta: { ownsUnauthenticated?: boolean } | undefined, action: boolean) => {
+    if (err instanceof ApiError && err.status === 401) {
+      if (meta?.ownsUnauthenticated || !qc.getQueryData<Session | null>(keys.session)) return;
+      handled.add(err);
+      ended = true;
+      signedOut(qc);
+      return;
+    }
+    if (!action) return;
+    if (err instanceof ApiError && err.status === 403) notify()?.error(`Not allowed: ${err.message}`);
+    else if (isNetworkError(err)) notify()?.error('The service could not be reached. Check your connection and try again.');
+    else return;
+    handled.add(err as object);
+  };
+  const qc: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError: (err, query: Query<unknown, unknown, unknown>) => failed(err, query.meta, false) }),
+    mutationCache: new MutationCache({ onError: (err, _v, _c, mutation: Mutation<unknown, unknown, unknown>) => failed(err, mutation.meta, true) }),
+    defaultOptions: {
+      queries: {
+        // 4xx answers are final (signed out, not found, forbidden); retry only network errors and 5xx once.
+        retry: (n, err) => !(err instanceof ApiError && err.status < 500) && n < 1,
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+  return qc;
+}
