@@ -12,7 +12,7 @@ import {
   suspendUser,
   unverifyUser,
 } from '../../domain/identity/users.ts';
-import { createInvitation, createResetLink } from '../../domain/identity/user-links.ts';
+import { cliPublicUrl, createInvitation, createResetLink } from '../../domain/identity/user-links.ts';
 
 export const usersCommand: CliCommand = {
   name: 'users',
@@ -65,7 +65,7 @@ export const usersCommand: CliCommand = {
       .action((email: string, o: { org?: string; role: string }) =>
         ctx.run(async (db) => {
           const org = o.org ? await resolveOrganization(db, o.org) : null;
-          const link = await createInvitation(db, ctx.config.publicUrl, { email, orgId: org?.id ?? null, role: org ? parseRole(o.role) : null, createdBy: 'cli' }, Date.now());
+          const link = await createInvitation(db, await cliPublicUrl(db, ctx.config), { email, orgId: org?.id ?? null, role: org ? parseRole(o.role) : null, createdBy: 'cli' }, Date.now());
           return { url: link.url, email: link.email, organization: org?.name ?? null, expiresAt: link.expiresAt };
         }),
       );
@@ -75,7 +75,7 @@ export const usersCommand: CliCommand = {
       .argument('<email>', 'e-mail address of the account')
       .action((email: string) =>
         ctx.run(async (db) => {
-          const link = await createResetLink(db, ctx.config.publicUrl, email, 'cli', Date.now());
+          const link = await createResetLink(db, await cliPublicUrl(db, ctx.config), email, 'cli', Date.now());
           return { url: link.url, email: link.email, expiresAt: link.expiresAt };
         }),
       );
