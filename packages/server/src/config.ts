@@ -45,6 +45,8 @@ export interface Config {
     maxBodyBytes: number;
     /** Decompressed body limit in bytes. */
     maxInflatedBytes: number;
+    /** NETLOOM_IMPORT_HEAP_MB: JavaScript heap of an import reader thread, in MiB (default 4096). */
+    importHeapMb: number;
     /**
      * NETLOOM_MAX_ANONYMOUS_BODY_BYTES: compressed and decompressed limit of a body whose sender has not
      * proved a credential before it is read (launch-token exchange, sign-in, links, anonymous calls): 64 KiB.
@@ -68,6 +70,22 @@ export interface Config {
   web: WebConfig;
   /** Metric jobs and their workers (docs/jobs.md). */
   jobs: JobsConfig;
+  /** Surveys: respondent links and e-mail (docs/surveys.md, docs/api/people-and-surveys.md). */
+  surveys: SurveysConfig;
+}
+
+/** Surveys (docs/api/people-and-surveys.md). */
+export interface SurveysConfig {
+  /** NETLOOM_SURVEY_LINK_KEY: HMAC key of respondent links; else one generated and kept in the database (docs/security.md, "Survey links"). */
+  linkKey: string | null;
+  /** SMTP_URL (e.g. `smtp://user:pass@mail.example.com:587`): e-mail on (launch e-mails, reminders, invitations, password resets); off when absent. */
+  smtpUrl: string | null;
+  /** NETLOOM_MAIL_FROM: the From of every message (default `Netloom <no-reply@<public host>>`). */
+  mailFrom: string;
+  /** NETLOOM_SURVEY_SAVES_PER_LINK_PER_HOUR: requests one respondent link may make per hour (600). */
+  requestsPerLinkPerHour: number;
+  /** NETLOOM_SURVEY_SCHEDULER_MS: how often the e-mail scheduler looks for launch e-mails and reminders due (60 s). */
+  schedulerMs: number;
 }
 
 /** Metric jobs (docs/jobs.md). */
@@ -195,6 +213,14 @@ function planLimits(env: NodeJS.ProcessEnv, plan: Plan, pub: number, priv: numbe
   };
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** NETLOOM_TRUSTED_PROXIES: `false`/empty, `true`, a hop count, or a comma list of addresses, CIDRs and proxy-addr names. */
@@ -236,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       authFailuresPerIpPerHour: int(env, 'NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR', 300, 1),
       maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),
       maxInflatedBytes: int(env, 'NETLOOM_MAX_INFLATED_BYTES', 256 * 1024 * 1024, 1),
+      importHeapMb: int(env, 'NETLOOM_IMPORT_HEAP_MB', 4096, 32),
       maxAnonymousBodyBytes: int(env, 'NETLOOM_MAX_ANONYMOUS_BODY_BYTES', 64 * 1024, 1),
       maxNodes: int(env, 'NETLOOM_MAX_NODES', 1_000_000, 1),
       maxEdges: int(env, 'NETLOOM_MAX_EDGES', 5_000_000, 0),
@@ -296,6 +323,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       shardMinNodes: int(env, 'NETLOOM_JOB_SHARD_MIN_NODES', 20_000, 2),
       shardSources: int(env, 'NETLOOM_JOB_SHARD_SOURCES', 5_000, 1),
       maxActivePerOwner: int(env, 'NETLOOM_JOB_MAX_ACTIVE', 100, 1),
+    },
+    surveys: {
+      linkKey: env.NETLOOM_SURVEY_LINK_KEY || null,
+      smtpUrl: env.SMTP_URL || null,
+      mailFrom: env.NETLOOM_MAIL_FROM || `Netloom <no-reply@${hostOf(env.NETLOOM_PUBLIC_URL || `http://localhost:${port}`)}>`,
+      requestsPerLinkPerHour: int(env, 'NETLOOM_SURVEY_SAVES_PER_LINK_PER_HOUR', 600, 1),
+      schedulerMs: int(env, 'NETLOOM_SURVEY_SCHEDULER_MS', 60_000, 50),
     },
     ...overrides,
   };
