@@ -3,6 +3,8 @@
  * (request ids, problem errors, body decoding, auth, rate limits, compression, OpenAPI) and the routes.
  * main.ts listens and shuts down gracefully; tests use `app.inject` or `app.listen({ port: 0 })`.
  */
+import { setMeta } from './store/meta.ts';
+import { PUBLIC_URL_META } from './domain/identity/user-links.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
@@ -126,6 +128,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   if (Number.isFinite(config.server.maxConnections)) app.server.maxConnections = config.server.maxConnections;
   const database = deps.database ?? (await openDatabase(config));
   if (!deps.database) await migrate(database.db);
+  // The public URL the service runs with, for the CLI's links (cli/public-url.ts) when its own
+  // environment has no NETLOOM_PUBLIC_URL.
+  await setMeta(database.db, PUBLIC_URL_META, config.publicUrl);
   // One Redis connection (when REDIS_URL is set) for everything that shares state through Redis: request
   // rate limits and the embedding state; every key starts with NETLOOM_REDIS_PREFIX (docs/operations.md).
   // It fails fast (no offline queue, 2 s command timeout): while Redis is down requests that need it

@@ -65,5 +65,19 @@ for (const { dialect, skip } of await testDialects()) {
         await app.close();
       }
     });
+
+    test('without NETLOOM_PUBLIC_URL the CLI links use the public URL the service was started with', async () => {
+      // The service above started with https://netloom.example.com (buildApp stores it); the CLI's own
+      // environment has no NETLOOM_PUBLIC_URL: its links still point there, not at localhost:8080.
+      const app = await buildApp({ ...t.config, publicUrl: 'https://people.example.org' }, { database: t.handle, logger: false });
+      await app.close();
+      const { NETLOOM_PUBLIC_URL: _omit, ...env } = t.env;
+      const out = await cli({ ...env, NETLOOM_PUBLIC_URL: '' }, ['users', 'reset-link', 'guest@example.com']);
+      assert.equal(out.code, 0, out.err);
+      assert.match(out.out!.url, /^https:\/\/people\.example\.org\/link\/nlk_/);
+      // Set in the CLI's environment, it wins.
+      const set = await cli({ ...env, NETLOOM_PUBLIC_URL: 'https://cli.example.net' }, ['users', 'reset-link', 'guest@example.com']);
+      assert.match(set.out!.url, /^https:\/\/cli\.example\.net\/link\/nlk_/);
+    });
   });
 }

@@ -9,6 +9,7 @@ export interface EmbedHandle {
   destroy(): void;
   readonly iframe: HTMLIFrameElement;
   network: { info(): Promise<{ name: string; nodeCount: number; edgeCount: number }> };
+  state: { get(): Promise<{ visibleNodeCount: number; visibleEdgeCount?: number }> };
 }
 
 export interface EmbedCreateOptions {

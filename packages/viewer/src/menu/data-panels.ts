@@ -1,4 +1,5 @@
 /** The Tables panel: sortable, searchable node and edge tables of what is visible. */
+import { formatValue } from '../format.ts';
 import { button, empty, h, type PanelHost } from './kit.ts';
 import { edgeTable, nodeTable, sortTable, type Table } from './table.ts';
 
@@ -39,7 +40,8 @@ export class TablesPanel {
     }
     const search = h('input', { type: 'search', class: 'nl-input nl-search', placeholder: `Search ${t.rows.length} ${st.kind}`, 'aria-label': `Search ${st.kind}`, value: st.query });
     const info = h('p', { class: 'nl-hint' });
-    const wrap = h('div', { class: 'nl-table-wrap' });
+    // A scroll region the keyboard can reach (axe: scrollable-region-focusable).
+    const wrap = h('div', { class: 'nl-table-wrap', tabindex: 0, role: 'region', 'aria-label': `${st.kind === 'nodes' ? 'Node' : 'Edge'} table` });
     const draw = () => {
       const q = st.query.trim().toLowerCase();
       const idx = t.rows.map((_, r) => r).filter((r) => !q || t.rows[r].some((c) => c !== undefined && String(c).toLowerCase().includes(q)));
@@ -54,8 +56,9 @@ export class TablesPanel {
       for (const r of idx.slice(0, LIMIT)) {
         const key = t.keys[r];
         tbody.append(h('tr', { onclick: st.kind === 'nodes' ? () => void this.host.ctx.engine.viewerClick(key) : undefined }, ...t.rows[r].map((c) => {
-          const text = c === undefined ? '' : String(c);
-          return h('td', text.length > 24 ? { title: text } : {}, text);
+          // Numbers to 4 significant digits on screen (format.ts); the CSV keeps full precision.
+          const text = c === undefined ? '' : formatValue(c);
+          return h('td', text.length > 24 || (typeof c === 'number' && text !== String(c)) ? { title: String(c) } : {}, text);
         })));
       }
       table.append(tbody);

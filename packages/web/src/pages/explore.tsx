@@ -22,9 +22,17 @@ interface ExploreStarted {
 
 type ViewerState =
   | { kind: 'opening' }
-  | { kind: 'ready'; name: string; nodeCount: number; edgeCount: number }
+  | { kind: 'ready'; name: string; nodeCount: number; edgeCount: number; visibleNodes?: number; visibleEdges?: number }
   | { kind: 'ended' }
   | { kind: 'failed'; message: string };
+
+/** "60 nodes · 250 edges", or with filters on "42 of 60 nodes shown · 107 of 250 edges". */
+function countsText(v: Extract<ViewerState, { kind: 'ready' }>): string {
+  const nodes = v.visibleNodes ?? v.nodeCount;
+  const edges = v.visibleEdges ?? v.edgeCount;
+  if (nodes === v.nodeCount && edges === v.edgeCount) return `${num(v.nodeCount)} nodes · ${num(v.edgeCount)} edges`;
+  return `${num(nodes)} of ${num(v.nodeCount)} nodes shown · ${num(edges)} of ${num(v.edgeCount)} edges`;
+}
 
 const ACCESS_BADGE = { owner: null, edit: null, read: 'Read-only' } as const;
 
@@ -61,6 +69,12 @@ export default function Explore() {
         h.on('session.expired', () => !cancelled && setViewer({ kind: 'ended' }));
         const info = await h.network.info();
         if (!cancelled) setViewer({ kind: 'ready', name: info.name, nodeCount: info.nodeCount, edgeCount: info.edgeCount });
+        // The counts follow the viewer's filters ("42 of 60 nodes shown").
+        h.on('state.changed', () => {
+          void h.state.get().then((st) => {
+            if (!cancelled) setViewer((v) => (v.kind === 'ready' ? { ...v, visibleNodes: st.visibleNodeCount, visibleEdges: st.visibleEdgeCount } : v));
+          }, () => undefined);
+        });
       })
       .catch((err: unknown) => !cancelled && setViewer({ kind: 'failed', message: errorText(err) }));
     return () => {
@@ -79,7 +93,7 @@ export default function Explore() {
         <h1 id="page-title" tabIndex={-1} className="explore-title">{name ? `Explore: ${name}` : 'Explore'}</h1>
         {badge && <span className="badge badge-neutral">{badge}</span>}
         <span className="explore-status muted" data-testid="viewer-status" aria-live="polite">
-          {viewer.kind === 'ready' ? `${num(viewer.nodeCount)} nodes · ${num(viewer.edgeCount)} edges` : s && viewer.kind === 'opening' ? 'Drawing the network…' : ''}
+          {viewer.kind === 'ready' ? countsText(viewer) : s && viewer.kind === 'opening' ? 'Drawing the network…' : ''}
         </span>
       </div>
       {started.isPending && <Loading label="Opening the viewer…" />}

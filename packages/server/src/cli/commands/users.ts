@@ -12,7 +12,7 @@ import {
   suspendUser,
   unverifyUser,
 } from '../../domain/identity/users.ts';
-import { createInvitation, createResetLink } from '../../domain/identity/user-links.ts';
+import { cliPublicUrl, createInvitation, createResetLink } from '../../domain/identity/user-links.ts';
 import { resetMfa } from '../../domain/identity/mfa.ts';
 
 export const usersCommand: CliCommand = {
@@ -66,7 +66,7 @@ export const usersCommand: CliCommand = {
       .action((email: string, o: { org?: string; role: string }) =>
         ctx.run(async (db) => {
           const org = o.org ? await resolveOrganization(db, o.org) : null;
-          const link = await createInvitation(db, ctx.config.publicUrl, { email, orgId: org?.id ?? null, role: org ? parseRole(o.role) : null, createdBy: 'cli' }, Date.now());
+          const link = await createInvitation(db, await cliPublicUrl(db, ctx.config), { email, orgId: org?.id ?? null, role: org ? parseRole(o.role) : null, createdBy: 'cli' }, Date.now());
           return { url: link.url, email: link.email, organization: org?.name ?? null, expiresAt: link.expiresAt };
         }),
       );
@@ -78,7 +78,7 @@ export const usersCommand: CliCommand = {
       .action((email: string, o: { clearMfa?: boolean }) =>
         ctx.run(async (db) => {
           const cleared = o.clearMfa ? await resetMfa(db, (await requireUserByEmail(db, email)).id) : null;
-          const link = await createResetLink(db, ctx.config.publicUrl, email, 'cli', Date.now());
+          const link = await createResetLink(db, await cliPublicUrl(db, ctx.config), email, 'cli', Date.now());
           return { url: link.url, email: link.email, expiresAt: link.expiresAt, ...(cleared ? { mfaCleared: cleared.hadMfa, endedSessions: cleared.endedSessions } : {}) };
         }),
       );

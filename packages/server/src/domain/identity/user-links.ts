@@ -15,6 +15,7 @@
  * - creating an invitation answers the same for both (and for an account in another organization), so
  *   the answer tells the inviter nothing about the account.
  */
+import { getMeta } from '../../store/meta.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../store/db.ts';
@@ -34,6 +35,18 @@ const TOKEN_RE = /^nlk_[A-Za-z0-9_-]{43}$/;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 export const linkHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** Meta key of the public URL the service last started with (app.ts writes it; the CLI reads it). */
+export const PUBLIC_URL_META = 'public_url';
+
+/**
+ * The base of links the CLI prints: NETLOOM_PUBLIC_URL when the CLI's environment sets it, else the
+ * public URL the service was started with (stored at start), else the configuration's default.
+ */
+export async function cliPublicUrl(db: Kysely<Database>, config: { publicUrl: string }, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  if (env.NETLOOM_PUBLIC_URL) return config.publicUrl;
+  return (await getMeta(db, PUBLIC_URL_META)) ?? config.publicUrl;
+}
 
 export function linkUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/link/${token}`;
