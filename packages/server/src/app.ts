@@ -43,6 +43,7 @@ import { registerWebSessions } from './http/web-session.ts';
 import { webRoutes } from './routes/web/index.ts';
 import { peopleRoutes } from './routes/people.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
+import { NetworkExports } from './domain/network-export.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
 export interface AppDeps {
@@ -61,6 +62,8 @@ declare module 'fastify' {
     /** The Redis connection when REDIS_URL is set, else null. */
     redis: Redis | null;
     now: () => number;
+    /** Export limits and the cache of Public exports (domain/network-export.ts). */
+    networkExports: NetworkExports;
   }
 }
 
@@ -146,6 +149,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('database', database);
   app.decorate('redis', redis);
   app.decorate('now', deps.now ?? Date.now);
+  app.decorate('networkExports', new NetworkExports(config.exports));
   const housekeeping = startHousekeeping(database.db, { intervalMs: config.housekeepingMs, now: () => app.now(), windowMs: Math.max(3_600_000, config.web.signInWindowMs), log: app.log });
   app.addHook('onClose', async () => {
     await housekeeping.stop();

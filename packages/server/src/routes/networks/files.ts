@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.ts';
 import { importNetwork } from '../../domain/network-import.ts';
-import { exportNetwork } from '../../domain/network-export.ts';
+import { exportCallerOf } from '../../domain/network-export.ts';
 import { listPublicNetworks } from '../../domain/discover.ts';
 import { template, TEMPLATE_NAME } from '../../domain/formats/templates.ts';
 import { fileBaseName } from '../../domain/formats/values.ts';
@@ -43,9 +43,10 @@ export async function handleImport(app: FastifyInstance, request: FastifyRequest
   }
 }
 
-/** The export route's work, shared with the web app's download. */
-export async function handleExport(app: FastifyInstance, reply: FastifyReply, principal: Principal | null, id: string, format: FormatId) {
-  const out = await exportNetwork(app.database.db, principal, id, format, (rec) => ({ ...presentNetwork(rec, rec.owner_name) }));
+/** The export route's work, shared with the web app's download (limits and cache: domain/network-export.ts). */
+export async function handleExport(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, principal: Principal | null, id: string, format: FormatId) {
+  const out = await app.networkExports.export(app.database.db, principal, exportCallerOf(principal, request.ip), id, format, (rec) => ({ ...presentNetwork(rec, rec.owner_name) }));
+  request.log.info({ networkId: id, format, bytes: out.file.body.byteLength, cached: out.cached }, 'network exported');
   reply.header('content-disposition', contentDisposition(out.filename, out.filenameUtf8));
   reply.header('cache-control', 'private, no-store');
   reply.type(out.file.contentType);
@@ -89,7 +90,7 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const { format } = request.query as { format: FormatId };
-      return handleExport(app, reply, request.principal, id, format);
+      return handleExport(app, request, reply, request.principal, id, format);
     },
   );
 

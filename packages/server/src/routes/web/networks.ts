@@ -117,7 +117,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
       const w = requireWeb(request);
       const { id } = request.params;
       const { format } = request.query;
-      return handleExport(app, reply, w.principal, id, format);
+      return handleExport(app, request, reply, w.principal, id, format);
     },
   );
 }
