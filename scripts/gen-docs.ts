@@ -68,17 +68,18 @@ export function metricsDoc(): string {
     'thread or shard started and writing the answer are not included.',
     '',
   ];
-  const all = [...metrics.values()].sort((a, b) => (a.kind === b.kind ? a.id.localeCompare(b.id) : a.kind === 'network' ? -1 : 1));
+  const all = [...metrics.values()].sort((a, b) => (a.kind === b.kind ? a.id.localeCompare(b.id) : a.kind === 'node' ? 1 : b.kind === 'node' ? -1 : a.kind === 'network' ? -1 : 1));
   out.push('| endpoint | writes | notes |', '|---|---|---|');
   for (const m of all) {
     const path = `/metrics/${metricPath(m)}`;
-    const writes = m.kind === 'node' ? m.attributes.map((a) => `\`${a}\``).join(', ') : 'a number';
+    const writes = m.kind === 'node' ? m.attributes.map((a) => `\`${a}\``).join(', ') : m.kind === 'report' ? 'a report (answered, never written)' : 'a number';
     const notes = [m.randomized ? 'randomised (seeded)' : '', m.sampling ? '`kPercent` sampling' : '', m.requiresOrganization ? 'organization accounts only' : ''].filter(Boolean).join('; ');
     out.push(`| [\`${path}\`](#${m.id.toLowerCase()}) | ${writes} | ${notes} |`);
   }
   for (const m of all) {
     out.push('', `## ${m.id}`, '', `\`POST /api/v2/metrics/${metricPath(m)}\` — ${m.summary}`, '');
     if (m.kind === 'node') out.push(`Writes: ${m.attributes.map((a) => `\`${a}\``).join(', ')}.`, '');
+    if (m.kind === 'report') out.push(m.definition, '');
     const schema = m.params as unknown as JsonSchema;
     const props = Object.entries(schema.properties ?? {});
     if (m.randomized && !props.some(([k]) => k === 'seed')) props.push(['seed', { type: 'integer', description: 'Overrides the seed derived from the network content and parameters.' }]);

@@ -4,5 +4,5 @@ export * from './graph/csr.ts';
 export * from './graph/build.ts';
 export * from './metrics/types.ts';
 export * from './metrics/run.ts';
-export { metrics, nodeMetrics, networkMetrics } from './metrics/registry.ts';
+export { metrics, nodeMetrics, networkMetrics, reportMetrics } from './metrics/registry.ts';
 export { ENGINE_VERSION } from './version.ts';

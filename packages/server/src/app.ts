@@ -35,6 +35,7 @@ import { embedAssetRoutes } from './routes/embed-assets.ts';
 import { webAssetRoutes } from './routes/web-assets.ts';
 import { networkRoutes } from './routes/networks/index.ts';
 import { networkFileRoutes } from './routes/networks/files.ts';
+import { networkCompareRoutes } from './routes/networks/compare.ts';
 import { metricRoutes, registerMetricPool } from './routes/metrics/index.ts';
 import { jobRoutes, registerJobWorker } from './routes/jobs.ts';
 import { embedRoutes } from './routes/embed/index.ts';
@@ -234,6 +235,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(networkRoutes, { prefix: '/api/v2' });
   await app.register(networkFileRoutes, { prefix: '/api/v2' });
   registerMetricPool(app, config);
+  await app.register(networkCompareRoutes, { prefix: '/api/v2' });
   registerJobWorker(app);
   await app.register(metricRoutes, { prefix: '/api/v2' });
   await app.register(jobRoutes, { prefix: '/api/v2' });

@@ -58,7 +58,7 @@ function requiredParams(id: string, net: Net): Record<string, unknown> {
   return out;
 }
 
-const urlOf = (id: string) => `/api/v2/metrics/${metrics.get(id)!.kind === 'network' ? 'network' : 'nodes'}/${id}`;
+const urlOf = (id: string) => `/api/v2/metrics/${metrics.get(id)!.kind === 'node' ? 'nodes' : 'network'}/${id}`;
 
 describe('metrics API', () => {
   let t: TestApp;
@@ -83,7 +83,10 @@ describe('metrics API', () => {
       assert.equal(res.statusCode, 200, `${id}: ${res.body}`);
       const body = res.json();
       if (m.kind === 'network') assert.equal(typeof body, 'number', id);
-      else {
+      else if (m.kind === 'report') {
+        assert.equal(body.meta.metric, id);
+        assert.equal(body.meta.nodeCount, 8);
+      } else {
         assert.equal(body.meta.metric, id);
         assert.equal(body.meta.nodeCount, 8);
         assert.equal(typeof body.meta.engineVersion, 'string');

@@ -43,6 +43,7 @@ function metricNetwork() {
 const METRIC_PARAMS: Record<string, Record<string, unknown>> = {
   modularity: { attribute: 'community' },
   externalVsInternal: { attribute: 'team' },
+  groups: { attribute: 'team' },
   brokerage: { partition: { a: 'Sales', b: 'Sales', c: 'Sales', d: 'Eng', e: 'Eng' } },
   informalAlignment: { fiFormalAttribute: 'kind', fiFormalValues: ['formal'], fiInformalAttribute: 'kind', fiInformalValues: ['informal'] },
   informalDistance: { fiFormalAttribute: 'kind', fiFormalValues: ['formal'], fiInformalAttribute: 'kind', fiInformalValues: ['informal'] },
@@ -97,7 +98,7 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
 
   /* ---------------------------------------------------------------- metrics */
   for (const metric of metrics.values()) {
-    const path = `POST /api/v2/metrics/${metric.kind === 'network' ? 'network' : 'nodes'}/${metric.id}`;
+    const path = `POST /api/v2/metrics/${metric.kind === 'node' ? 'nodes' : 'network'}/${metric.id}`;
     const params = METRIC_PARAMS[metric.id] ?? {};
     expect(await api.call(path, { ...as(orgToken), json: { networkJSON: metricNetwork(), ...params } }), 200, `${metric.id} on networkJSON`);
   }
@@ -105,6 +106,11 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('POST /api/v2/metrics/nodes/pageRank', { ...as(orgToken), json: { networkId: stored } }), 200, 'write-back');
   expect(await api.call('POST /api/v2/metrics/nodes/pageRank', { ...as(orgToken), json: { networkId: stored, networkJSON: metricNetwork() } }), 400, 'both sources');
   expect(await api.call('POST /api/v2/metrics/nodes/pageRank', { ...as(orgToken), json: { networkId: 'nope' } }), 404, 'unknown network');
+  /* network compare (docs/spec/decisions.md §11) */
+  const stored2 = expect(await api.call('POST /api/v2/networks', { ...as(orgToken), json: { name: 'Metrics 2', networkJSON: { ...metricNetwork(), edges: metricNetwork().edges.slice(1) } } }), 200, 'second network').json._id as string;
+  expect(await api.call('POST /api/v2/networks/compare', { ...as(orgToken), json: { a: stored, b: stored2, metrics: ['totalDegree'], attribute: 'team' } }), 200, 'compare');
+  expect(await api.call('POST /api/v2/networks/compare', { ...as(orgToken), json: { a: stored, b: 'nope' } }), 404, 'compare unknown network');
+  expect(await api.call('POST /api/v2/networks/compare', { ...as(orgToken), json: { a: stored, b: stored2, metrics: ['diameter'] } }), 400, 'compare with a network metric');
   expect(await api.call('POST /api/v2/metrics/network/diameter', { ...as(strangerToken), json: { networkJSON: metricNetwork() } }), 403, 'free plan');
   const star = { nodes: Array.from({ length: 30 }, (_, i) => ({ id: i })), edges: Array.from({ length: 29 }, (_, i) => ({ id: i, source: 0, target: i + 1 })) };
   expect(await api.call('POST /api/v2/metrics/nodes/katzCentrality', { ...as(orgToken), json: { networkJSON: star, isDirected: false, katzCentralityAlpha: 0.9 } }), 422, 'katz not converged');

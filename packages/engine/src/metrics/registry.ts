@@ -2,7 +2,7 @@
  * The metric registry: endpoint id -> definition. Routes, validation, OpenAPI and docs/metrics.md are
  * generated from it; adding a metric is one file plus its test, and one line here.
  */
-import type { AnyMetric } from './types.ts';
+import type { AnyMetric, ReportMetric } from './types.ts';
 import { inDegree, outDegree, totalDegree } from './degree.ts';
 // --- paths (betweenness, closeness, harmonic, load, current flow, diameter, avg path length) ---
 import { betweennessCentrality, closenessCentrality, harmonicCentrality, loadCentrality, currentFlowClosenessCentrality, diameter, avgShortestPathLength } from './paths.ts';
@@ -23,6 +23,8 @@ import { complexCentrality } from './complexCentrality.ts';
 import { externalVsInternal } from './externalVsInternal.ts';
 import { identifyInfluencers } from './identifyInfluencers.ts';
 import { informalAlignment, informalDistance } from './informal.ts';
+// --- reports (structured answers) ---
+import { groups } from './groups.ts';
 
 const all: AnyMetric[] = [
   inDegree,
@@ -60,8 +62,11 @@ const all: AnyMetric[] = [
   identifyInfluencers,
   informalAlignment,
   informalDistance,
+  // --- reports ---
+  groups,
 ];
 
 export const metrics: ReadonlyMap<string, AnyMetric> = new Map(all.map((m) => [m.id, m]));
 export const networkMetrics = all.filter((m) => m.kind === 'network');
 export const nodeMetrics = all.filter((m) => m.kind === 'node');
+export const reportMetrics = all.filter((m): m is ReportMetric => m.kind === 'report');

@@ -35,7 +35,12 @@ export interface NetworkRunOutput {
   value: number;
   meta: Record<string, unknown>;
 }
-export type RunOutput = NodeRunOutput | NetworkRunOutput;
+export interface ReportRunOutput {
+  kind: 'report';
+  value: Record<string, unknown>;
+  meta: Record<string, unknown>;
+}
+export type RunOutput = NodeRunOutput | NetworkRunOutput | ReportRunOutput;
 
 export function getMetric(id: string): AnyMetric {
   const m = metrics.get(id);
@@ -169,6 +174,7 @@ export function runMetric(input: RunInput): RunOutput {
     const value = metric.run(ctx);
     return { kind: 'network', value: Number.isFinite(value) ? value : 0, meta: baseMeta() };
   }
+  if (metric.kind === 'report') return { kind: 'report', value: metric.run(ctx), meta: baseMeta() };
   const result = metric.run(ctx);
   const ids = input.network.nodes.map((nd) => String(nd.id));
   const values: Record<string, Record<string, number | string>> = {};

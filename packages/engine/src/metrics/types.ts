@@ -2,11 +2,15 @@
  * The shape of one metric endpoint in the registry. The server generates routes, request validation,
  * OpenAPI and docs/metrics.md from these entries; the worker pool and the CLI run them.
  */
-import type { TObject } from 'typebox';
+import type { TObject, TSchema } from 'typebox';
 import type { NetworkJSON } from '../graph/network-json.ts';
 import type { Progress } from '../kernels/progress.ts';
 
-export type MetricKind = 'network' | 'node';
+/**
+ * `network`: one number; `node`: values per node; `report`: a structured answer about the whole network
+ * (e.g. the group report, docs/spec/decisions.md §11), never written to the network.
+ */
+export type MetricKind = 'network' | 'node' | 'report';
 
 /** What a run gets. `params` are validated and have their defaults filled in. */
 export interface MetricContext<P = Record<string, unknown>> {
@@ -92,5 +96,15 @@ export interface NetworkMetric<P = Record<string, unknown>> extends MetricBase<P
   run: (ctx: MetricContext<P>) => number;
 }
 
+/** A network report: a JSON object answered as is (with `meta` added); routed as `network/<id>`. */
+export interface ReportMetric<P = Record<string, unknown>> extends MetricBase<P> {
+  kind: 'report';
+  /** The answer's wire schema (named: `$id`), for OpenAPI and the response serializer. */
+  response: TSchema;
+  /** The exact definition (Markdown) for docs/metrics.md: the answer's fields are more than a summary can say. */
+  definition: string;
+  run: (ctx: MetricContext<P>) => Record<string, unknown>;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyMetric = NodeMetric<any> | NetworkMetric<any>;
+export type AnyMetric = NodeMetric<any> | NetworkMetric<any> | ReportMetric<any>;

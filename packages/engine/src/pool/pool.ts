@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { EngineError } from '../errors.ts';
 import type { RequestLimits } from './request.ts';
-import { fromWire, WorkerFailure, type RunReply, type RunTask, type TaskNetwork } from './protocol.ts';
+import { fromWire, WorkerFailure, type CompareTask, type RunReply, type RunTask, type TaskNetwork } from './protocol.ts';
 import { parallelMetric } from './shard.ts';
 
 export interface MetricPoolOptions {
@@ -150,6 +150,22 @@ export class MetricPool {
     return reply;
   }
 
+  /**
+   * Compares two networks (compare/compare.ts) in one worker: the same admission, deadline and
+   * cancellation as a metric job. Answers the JSON text of the comparison.
+   */
+  async compare(job: { a: { text: Uint8Array; networkDirected: boolean }; b: { text: Uint8Array; networkDirected: boolean }; params: Record<string, unknown>; signal?: AbortSignal; startedAt?: number }): Promise<Uint8Array> {
+    const asJob: MetricJob = { metric: 'compare', network: { kind: 'stored', text: job.a.text, networkDirected: job.a.networkDirected, params: {} }, signal: job.signal, startedAt: job.startedAt };
+    return this.admit(asJob, async (deadline, signal) => {
+      const task: CompareTask = { op: 'compare', a: job.a, b: job.b, params: job.params, deadline };
+      const transfer = [job.a.text, job.b.text].flatMap((t) => transferable({ kind: 'stored', text: t, networkDirected: true, params: {} }));
+      const reply = await this.task(task, signal, transfer);
+      if (!reply.ok) throw fromWire(reply.error);
+      if (reply.kind !== 'report' || !reply.response) throw new WorkerFailure('unexpected reply to a compare task');
+      return reply.response;
+    });
+  }
+
   /** Admission, deadline, cancellation and progress polling around one job's tasks. */
   private async admit<R>(job: MetricJob, body: (deadline: number, signal: AbortSignal, progress: Float64Array | null) => Promise<R>): Promise<R> {
     if (this.closed) throw new WorkerFailure('the metric pool is closed');
@@ -204,7 +220,7 @@ export class MetricPool {
     return new WorkerFailure(`metric worker failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 
-  private async task(task: RunTask, signal: AbortSignal, transferList: ArrayBuffer[] = []): Promise<RunReply> {
+  private async task(task: RunTask | CompareTask, signal: AbortSignal, transferList: ArrayBuffer[] = []): Promise<RunReply> {
     this.runningTasks++;
     try {
       return (await this.piscina.run(task, { signal, transferList })) as RunReply;

@@ -42,6 +42,18 @@ export interface RunTask {
   progress?: { buffer: Float64Array; slot: number };
 }
 
+/**
+ * Network compare (compare/compare.ts): two stored networks' JSON texts, parsed and compared in one worker;
+ * the reply is a `report` with the answer's text.
+ */
+export interface CompareTask {
+  op: 'compare';
+  a: { text: Uint8Array; networkDirected: boolean };
+  b: { text: Uint8Array; networkDirected: boolean };
+  params: Record<string, unknown>;
+  deadline: number;
+}
+
 export interface RunStats {
   nodeCount: number;
   edgeCount: number;
@@ -54,7 +66,7 @@ export interface RunStats {
 export type RunReply =
   | {
       ok: true;
-      kind: 'network' | 'node';
+      kind: 'network' | 'node' | 'report';
       /** The API answer for networkJSON / network metrics (UTF-8 JSON text). */
       response?: Uint8Array;
       /** writeBack: the new stored network JSON text. */

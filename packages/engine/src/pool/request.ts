@@ -165,9 +165,10 @@ export function parseMetricRequest(metric: AnyMetric, body: unknown, limits: Req
   return { networkId: hasId ? (body.networkId as string) : undefined, network, isDirected, params };
 }
 
-/** The exact API answer for a run on `networkJSON` (and what the CLI prints): a bare number, or `{ values, meta }`. */
+/** The exact API answer for a run on `networkJSON` (and what the CLI prints): a bare number, `{ values, meta }`, or a report with `meta`. */
 export function responseText(out: RunOutput): string {
   if (out.kind === 'network') return JSON.stringify(Number.isFinite(out.value) ? out.value : 0);
+  if (out.kind === 'report') return JSON.stringify({ ...out.value, meta: out.meta });
   return JSON.stringify({ values: out.values, meta: out.meta });
 }
 

@@ -11,7 +11,9 @@ import { EngineError } from '../errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../graph/json-limits.ts';
 import { parseMetricRequest, responseText, applyNodeValues } from './request.ts';
 import { runFinish, runPartial } from './shard.ts';
-import { toWire, type RunReply, type RunStats, type RunTask } from './protocol.ts';
+import { toWire, type CompareTask, type RunReply, type RunStats, type RunTask } from './protocol.ts';
+import { compareNetworks, type CompareParams } from '../compare/compare.ts';
+import { ENGINE_VERSION } from '../version.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -102,10 +104,24 @@ function handle(task: RunTask): RunReply {
   return { ok: true, kind: out.kind, response: encoder.encode(responseText(out)), stats: stats() };
 }
 
-export default function metricTask(task: RunTask): Movable | RunReply {
+/** Network compare: both networks parsed here, the answer's text back (compare/compare.ts). */
+function handleCompare(task: CompareTask): RunReply {
+  const t0 = performance.now();
+  const a = JSON.parse(decoder.decode(task.a.text)) as NetworkJSON;
+  const b = JSON.parse(decoder.decode(task.b.text)) as NetworkJSON;
+  const parseMs = performance.now() - t0;
+  checkDeadline(task.deadline);
+  const result = compareNetworks({ network: a, directed: task.a.networkDirected }, { network: b, directed: task.b.networkDirected }, task.params as CompareParams, () => checkDeadline(task.deadline));
+  const computeMs = performance.now() - t0 - parseMs;
+  const meta = { nodeCount: { a: a.nodes.length, b: b.nodes.length }, edgeCount: { a: a.edges?.length ?? 0, b: b.edges?.length ?? 0 }, elapsedMs: Math.round(computeMs * 1000) / 1000, engineVersion: ENGINE_VERSION };
+  const stats: RunStats = { nodeCount: a.nodes.length + b.nodes.length, edgeCount: (a.edges?.length ?? 0) + (b.edges?.length ?? 0), parseMs: Math.round(parseMs), computeMs: Math.round(computeMs) };
+  return { ok: true, kind: 'report', response: encoder.encode(JSON.stringify({ ...result, meta })), stats };
+}
+
+export default function metricTask(task: RunTask | CompareTask): Movable | RunReply {
   let reply: RunReply;
   try {
-    reply = handle(task);
+    reply = 'op' in task ? handleCompare(task) : handle(task);
   } catch (err) {
     return { ok: false, error: toWire(err) };
   }

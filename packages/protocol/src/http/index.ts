@@ -14,6 +14,7 @@ import type { TSchema } from 'typebox';
 import { ProblemItemSchema, ProblemSchema } from './problem.ts';
 import { EMBED_SCHEMAS } from './embed.ts';
 import { METRIC_SCHEMAS } from './metric.ts';
+import { ANALYSIS_SCHEMAS } from './analysis.ts';
 import { JOB_SCHEMAS } from './jobs.ts';
 import { VIEWER_JOB_SCHEMAS } from './viewer-jobs.ts';
 import { CONSOLE_SCHEMAS } from './console.ts';
@@ -28,6 +29,7 @@ export * from './problem.ts';
 export * from './network.ts';
 export * from './network-files.ts';
 export * from './metric.ts';
+export * from './analysis.ts';
 export * from './jobs.ts';
 export * from './viewer-jobs.ts';
 export * from './embed.ts';
@@ -52,6 +54,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkWithJSONSchema,
   DeletedSchema,
   ...METRIC_SCHEMAS,
+  ...ANALYSIS_SCHEMAS,
   ...EMBED_SCHEMAS,
   ...JOB_SCHEMAS,
   ...VIEWER_JOB_SCHEMAS,

@@ -402,7 +402,8 @@ export class JobRunner {
       const r = await this.compute(metric, input.task(items[i].params), row, signal, false, (d, t) => setProgress((i + d / t) / items.length));
       if (r.kind === 'deferred' || !r.response) throw new Error('unexpected metric reply');
       const answer = JSON.parse(Buffer.from(r.response).toString('utf8')) as number | { values: Record<string, Record<string, number | string>>; meta: Record<string, unknown> };
-      if (typeof answer === 'number') results.push({ metric: metric.id, value: answer });
+      // a number (network metric) or a report object: its result is the answer as is
+      if (typeof answer === 'number' || metric.kind === 'report') results.push({ metric: metric.id, value: answer });
       else if (input.stored) {
         nodeValues.push({ metric, values: answer.values });
         results.push({ metric: metric.id, attributes: Object.keys(answer.values), meta: answer.meta });

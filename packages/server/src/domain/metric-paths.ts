@@ -1,5 +1,5 @@
 /**
- * The API path of a metric under `/api/v2/metrics/` — `network/<id>` for network metrics, `nodes/<id>`
+ * The API path of a metric under `/api/v2/metrics/` — `network/<id>` for network metrics and reports, `nodes/<id>`
  * for node metrics (API.md Metrics; docs/metrics.md) — and the way back from a path to the metric, so
  * the routes, the CLI and the docs name metrics alike.
  */
@@ -9,7 +9,7 @@ type Metric = ReturnType<typeof getMetric>;
 
 /** `network/diameter`, `nodes/betweennessCentrality`. */
 export function metricPath(metric: Pick<Metric, 'kind' | 'id'>): string {
-  return `${metric.kind === 'network' ? 'network' : 'nodes'}/${metric.id}`;
+  return `${metric.kind === 'node' ? 'nodes' : 'network'}/${metric.id}`;
 }
 
 /**

@@ -170,7 +170,7 @@ export async function runStoredMetric(deps: MetricRunDeps, p: Principal, metric:
   const result = await computeMetric(deps, metric, { kind: 'stored', text: stored.text, networkDirected: stored.directed, params }, { ...opts, writeBack: metric.kind === 'node', nodeCount: stored.net.node_count });
   if (result.kind === 'deferred') throw new Error('unexpected deferred reply for a stored network');
   deps.log?.info({ metric: metric.id, networkId, nodes: result.stats.nodeCount, edges: result.stats.edgeCount, parseMs: result.stats.parseMs, computeMs: result.stats.computeMs }, 'metric computed');
-  if (result.kind === 'network') return { json: result.response as Uint8Array };
+  if (result.kind !== 'node') return { json: result.response as Uint8Array };
   return writeBackIfUnchanged(deps.db, networkId, stored.version, result);
 }
 
@@ -241,7 +241,7 @@ export async function runReadOnlyMetric(deps: MetricRunDeps, metric: AnyMetric, 
  */
 export async function checkSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown): Promise<{ metric: AnyMetric; owner: Principal | null; params: Record<string, unknown> }> {
   const metric = metricById(metricId);
-  if ((metric.kind === 'network') !== (kind === 'network')) throw new DomainError('NOT_FOUND', `no metric ${kind}/${metricId}`);
+  if ((metric.kind === 'node') !== (kind === 'nodes')) throw new DomainError('NOT_FOUND', `no metric ${kind}/${metricId}`);
   const body = (rawBody ?? {}) as Record<string, unknown>;
   if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError('INVALID_ARGS', 'body must be an object of metric parameters');
   for (const k of ['networkId', 'networkJSON', 'isDirected']) {

@@ -109,7 +109,7 @@ export async function metricRoutes(app: FastifyInstance): Promise<void> {
         schema: {
           summary: metric.summary,
           description: metricDescription(metric),
-          tags: [metric.kind === 'network' ? 'network metrics' : 'node metrics'],
+          tags: [metric.kind === 'node' ? 'node metrics' : 'network metrics'],
           body: metricBodySchema(metric),
           response: metricResponseSchemas(metric),
         },

@@ -46,6 +46,7 @@ const accepted = { 202: ref(JobSchema) };
 
 export function metricResponseSchemas(metric: AnyMetric): Json {
   if (metric.kind === 'network') return { 200: ref(NetworkMetricValueSchema), ...accepted, ...problems };
+  if (metric.kind === 'report') return { 200: ref(metric.response), ...accepted, ...problems };
   return { 200: Type.Union([ref(NodeMetricValuesSchema), ref(MetricWriteBackSchema)]), ...accepted, ...problems };
 }
 

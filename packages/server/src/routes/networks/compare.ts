@@ -1,0 +1,40 @@
+/**
+ * `POST /api/v2/networks/compare` (docs/spec/decisions.md §11; docs/api/analysis.md): what changed from
+ * network `a` to network `b`. Scope `networks:read` (plus `metrics:write` with `metrics`); read access
+ * to both. Thin: schema → domain/network-compare.ts → the answer's text.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from '../../domain/errors.ts';
+import type { Principal } from '../../domain/credentials/principal.ts';
+import { compareStoredNetworks, type CompareRequest } from '../../domain/network-compare.ts';
+import { NetworkCompareBody, NetworkCompareSchema, problemResponses, ref } from '@netloom/protocol/http';
+import { metricRunDeps, withDisconnect } from '../metrics/index.ts';
+
+function me(request: FastifyRequest): Principal {
+  if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
+  return request.principal;
+}
+
+export async function networkCompareRoutes(app: FastifyInstance): Promise<void> {
+  const deps = metricRunDeps(app);
+  app.post(
+    '/networks/compare',
+    {
+      config: { auth: { resource: 'networks', action: 'read' } },
+      schema: {
+        summary: 'Compare two networks: nodes joined and left, ties added, removed and reweighted, per-node metric changes, per-group density and E-I changes',
+        description:
+          'Nodes match by id; ties as in the group report (`POST /metrics/network/groups`): parallel edges merged, self-loops ignored, undirected pairs `[u, v]` with u < v in string order (directed when both networks are). ' +
+          'Scope `networks:read` and read access to both networks (404 otherwise); with `metrics` also `metrics:write` and an Enterprise or Partner plan. Runs under the metric time limit (422 METRIC_TIMEOUT).',
+        tags: ['networks'],
+        body: ref(NetworkCompareBody),
+        response: { 200: ref(NetworkCompareSchema), ...problemResponses(400, 403, 404, 422, 503) },
+      },
+    },
+    async (request, reply) => {
+      const p = me(request);
+      const startedAt = Date.now() - reply.elapsedTime;
+      return withDisconnect(reply, async (signal) => ({ json: await compareStoredNetworks({ ...deps, log: request.log }, p, request.body as CompareRequest, { signal, startedAt }) }));
+    },
+  );
+}
