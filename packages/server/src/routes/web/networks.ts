@@ -112,7 +112,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
 
   app.get(
     '/app/api/networks/:id/export',
-    { config: web, schema: { ...base, summary: 'Download a network as JSON, Excel, GEXF, GraphML or CSV (zip)', params: NetworkIdParams, querystring: ExportQuery, response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...webProblems(400, 401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Download a network as JSON, Excel, GEXF, GraphML or CSV (zip)', params: NetworkIdParams, querystring: ExportQuery, response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...webProblems(400, 401, 403, 404, 413, 429) } } },
     async (request, reply) => {
       const w = requireWeb(request);
       const { id } = request.params;
