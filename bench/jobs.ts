@@ -23,8 +23,8 @@ import { loadConfig } from '../packages/server/src/config.ts';
 import { buildApp } from '../packages/server/src/app.ts';
 import { openDatabase } from '../packages/server/src/store/db.ts';
 import { migrate } from '../packages/server/src/store/migrations/index.ts';
-import { createUser } from '../packages/server/src/domain/identity.ts';
-import { createToken } from '../packages/server/src/domain/credentials/tokens.ts';
+import { createUser } from '../packages/server/src/domain/identity/users.ts';
+import { createToken } from '../packages/server/src/domain/identity/credentials/tokens.ts';
 import { runMetric } from '../packages/engine/src/metrics/run.ts';
 
 const args = process.argv.slice(2);

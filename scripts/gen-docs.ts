@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { metrics } from '../packages/engine/src/metrics/registry.ts';
 import { PROBLEM_CODES } from '../packages/protocol/src/problem-codes.ts';
-import { metricPath } from '../packages/server/src/domain/metric-paths.ts';
+import { metricPath } from '../packages/server/src/domain/metrics/paths.ts';
 
 interface JsonSchema {
   type?: string | string[];

@@ -57,7 +57,7 @@ export interface ViewerUi {
 
 /**
  * `session.info()`: what the service's viewer API answers (GET /api/v2/embed/viewer/session; the server
- * builds it against this type, domain/embed-viewer.ts), passed through by the viewer.
+ * builds it against this type, domain/embedding/viewer.ts), passed through by the viewer.
  */
 export interface SessionInfo {
   sessionId: string;

@@ -2,7 +2,7 @@
  * The server ⇄ viewer contract that is data rather than a command: the left-menu items a session's
  * `ui.menu` may name (the viewer's own order), the session header options, the chat access levels and
  * the reasons chat is closed (`capabilities.chatReason`). The server validates and documents with these
- * (domain/embed-rules.ts, http/embed.ts) and the viewer builds its menu and gates from them, so the two
+ * (domain/embedding/rules.ts, http/embed.ts) and the viewer builds its menu and gates from them, so the two
  * cannot drift. Limits shared by the SDK, the viewer and the server are in `LIMITS` (commands.ts), e.g.
  * `chatMaxChars`.
  */

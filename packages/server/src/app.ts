@@ -44,7 +44,7 @@ import { registerWebSessions } from './http/web-session.ts';
 import { webRoutes } from './routes/web/index.ts';
 import { peopleRoutes } from './routes/people.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
-import { NetworkExports } from './domain/network-export.ts';
+import { NetworkExports } from './domain/networks/export.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
 export interface AppDeps {
@@ -63,7 +63,7 @@ declare module 'fastify' {
     /** The Redis connection when REDIS_URL is set, else null. */
     redis: Redis | null;
     now: () => number;
-    /** Export limits and the cache of Public exports (domain/network-export.ts). */
+    /** Export limits and the cache of Public exports (domain/networks/export.ts). */
     networkExports: NetworkExports;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
-import { bootstrapOwner, formatBanner } from './domain/bootstrap.ts';
+import { bootstrapOwner, formatBanner } from './domain/identity/bootstrap.ts';
 
 const config = loadConfig();
 const app = await buildApp(config);

@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { testApp, bearer, basic, type TestApp } from './helpers/app.ts';
 import { REDIS_URL, deleteRedisKeys, redisTestPrefix, storageModes } from './helpers/redis.ts';
 import { buildApp } from '../src/app.ts';
-import { revokeCredential } from '../src/domain/credentials/listing.ts';
-import { createToken } from '../src/domain/credentials/tokens.ts';
+import { revokeCredential } from '../src/domain/identity/credentials/listing.ts';
+import { createToken } from '../src/domain/identity/credentials/tokens.ts';
 
 for (const mode of await storageModes()) {
   describe(`failed authentication is limited per address (${mode.name})`, { skip: mode.skip }, () => {

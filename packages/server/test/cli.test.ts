@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { authenticateBasic, authenticateBearer } from '../src/domain/credentials/authenticate.ts';
+import { authenticateBasic, authenticateBearer } from '../src/domain/identity/credentials/authenticate.ts';
 import { insertNetwork } from '../src/store/networks.ts';
 import { getNetwork } from '../src/store/networks.ts';
 import { setMeta } from '../src/store/meta.ts';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openTestDatabase, testDialects, type TestDatabase } from './helpers/db.ts';
-import { createOrganization, createUser } from '../src/domain/identity.ts';
+import { createOrganization, createUser } from '../src/domain/identity/users.ts';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'netloom.js');
 

@@ -10,8 +10,8 @@ import { loadConfig } from '../src/config.ts';
 import { buildApp, loggerOptions } from '../src/app.ts';
 import { openDatabase } from '../src/store/db.ts';
 import { migrate } from '../src/store/migrations/index.ts';
-import { createUser, createOrganization } from '../src/domain/identity.ts';
-import { createToken } from '../src/domain/credentials/tokens.ts';
+import { createUser, createOrganization } from '../src/domain/identity/users.ts';
+import { createToken } from '../src/domain/identity/credentials/tokens.ts';
 import { DIALECTS, bearer, testApp, smallNetwork } from './helpers/app.ts';
 import { embedFixture, openSession, accessToken, viewer, exchange, ORIGIN, OPERATOR_TOKEN, VIEW, type EmbedFixture } from './helpers/embed.ts';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { testApp, bearer, DIALECTS, type Dialect, type TestApp } from './helpers/app.ts';
 import { postgresUnavailable } from './helpers/db.ts';
 import { deleteRedisKeys, queueEnv, redisUnavailable } from './helpers/redis.ts';
-import { JobRunner } from '../src/domain/job-runner.ts';
+import { JobRunner } from '../src/domain/metrics/job-runner.ts';
 import { baNetwork } from './helpers/graphs.ts';
 
 const pgSkip = DIALECTS.includes('postgres') ? await postgresUnavailable() : null;

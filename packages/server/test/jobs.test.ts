@@ -7,7 +7,7 @@ import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
 import { postgresUnavailable } from './helpers/db.ts';
 import { deleteRedisKeys, queueEnv, redisUnavailable, REDIS_URL } from './helpers/redis.ts';
 import { Redis } from 'ioredis';
-import { JobRunner } from '../src/domain/job-runner.ts';
+import { JobRunner } from '../src/domain/metrics/job-runner.ts';
 import { baNetwork, type Net } from './helpers/graphs.ts';
 
 type Job = { jobId: string; status: string; progress: number; etaSeconds: number | null; result?: unknown; error?: { code: string; status: number; detail: string }; shards?: { index: number; status: string; workerId: string | null; attempts: number }[]; metric?: string; networkId?: string };

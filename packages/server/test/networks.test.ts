@@ -155,7 +155,7 @@ for (const dialect of DIALECTS) {
       const u = await t.user();
       const tok = await t.token(u.id);
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/networks', headers: bearer(tok) })).statusCode, 200);
-      const { revokeCredential, listCredentials } = await import('../src/domain/credentials/listing.ts');
+      const { revokeCredential, listCredentials } = await import('../src/domain/identity/credentials/listing.ts');
       const [cred] = await listCredentials(t.database.db, { userId: u.id });
       await revokeCredential(t.database.db, cred._id);
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v2/networks', headers: bearer(tok) })).statusCode, 401);
@@ -259,7 +259,7 @@ for (const dialect of DIALECTS) {
       assert.equal(byEmail.json().owner._id, member.id);
       assert.equal((await post(member.id)).json().owner._id, member.id);
       assert.equal((await post()).json().owner._id, admin.id);
-      const { createUser } = await import('../src/domain/identity.ts');
+      const { createUser } = await import('../src/domain/identity/users.ts');
       const managed = await createUser(t.database.db, { email: `managed-${Date.now()}@managed.example.invalid`, name: 'Embedded viewer', kind: 'managed' });
       await t.member(org.id, managed.id, 'Standard User');
       for (const bad of [outsider.email, 'nobody@example.com', accessOnly.email, suspended.email, managed.id]) {

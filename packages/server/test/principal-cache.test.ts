@@ -1,5 +1,5 @@
 /**
- * The principal cache (domain/credentials/principal-cache.ts, store/migrations/0004-auth-epoch.ts) never outlives a
+ * The principal cache (domain/identity/credentials/principal-cache.ts, store/migrations/0004-auth-epoch.ts) never outlives a
  * change: on SQLite and PostgreSQL, a credential revoked by the CLI in another process, or a credential,
  * user or organization changed through another database connection or another server instance, takes
  * effect on the very next request after a warm cache; lastUsedAt is still maintained (once a minute)
@@ -15,7 +15,7 @@ import { sql, type Kysely } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { openDatabase, sqliteFile, type DatabaseHandle } from '../src/store/db.ts';
 import { getCredentialById, readAuthEpoch } from '../src/store/credentials.ts';
-import { createToken } from '../src/domain/credentials/tokens.ts';
+import { createToken } from '../src/domain/identity/credentials/tokens.ts';
 import type { Database } from '../src/store/schema.ts';
 import { testDialects } from './helpers/db.ts';
 import { basic, bearer, smallNetwork, testApp, type TestApp } from './helpers/app.ts';

@@ -11,8 +11,8 @@ import { Secret, TOTP } from 'otpauth';
 import { testApp, type TestApp } from './helpers/app.ts';
 import { PASSWORD } from './helpers/web.ts';
 import { REDIS_URL, deleteRedisKeys, redisTestPrefix, storageModes } from './helpers/redis.ts';
-import { enableMfa, setupMfa } from '../src/domain/mfa.ts';
-import { passwordQueue } from '../src/domain/password-queue.ts';
+import { enableMfa, setupMfa } from '../src/domain/identity/mfa.ts';
+import { passwordQueue } from '../src/domain/identity/password-queue.ts';
 
 interface Answer {
   status: number;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { TOTP, Secret } from 'otpauth';
 import { DIALECTS, testApp, bearer, smallNetwork, type TestApp } from './helpers/app.ts';
 import { PASSWORD, webClient, type WebClient } from './helpers/web.ts';
-import { createResetLink } from '../src/domain/user-links.ts';
+import { createResetLink } from '../src/domain/identity/user-links.ts';
 
 const code = (secret: string, at: number) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: at, algorithm: 'SHA1', digits: 6, period: 30 });
 

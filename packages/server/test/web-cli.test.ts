@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../src/app.ts';
-import { createOrganization, createUser } from '../src/domain/identity.ts';
+import { createOrganization, createUser } from '../src/domain/identity/users.ts';
 import { openTestDatabase, testDialects, type TestDatabase } from './helpers/db.ts';
 import { webClient } from './helpers/web.ts';
 

@@ -6,7 +6,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, testApp, bearer, basic, smallNetwork, type TestApp } from './helpers/app.ts';
 import { PASSWORD, webClient, type WebClient } from './helpers/web.ts';
-import { FULL_ACCESS } from '../src/domain/credentials/scopes.ts';
+import { FULL_ACCESS } from '../src/domain/identity/credentials/scopes.ts';
 
 for (const dialect of DIALECTS) {
   describe(`web credentials (${dialect})`, () => {

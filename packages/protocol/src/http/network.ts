@@ -1,7 +1,7 @@
 /**
  * TypeBox schemas of the Networks API: the single description of the wire shapes, used for response
  * serialization and the OpenAPI document. Request bodies of POST/PUT are checked by
- * domain/network-body.ts instead of Ajv because docs/spec/decisions.md §3 accepts legacy input (string booleans,
+ * domain/networks/body.ts instead of Ajv because docs/spec/decisions.md §3 accepts legacy input (string booleans,
  * ignored internal fields) and requires every problem of the body and its network JSON in one answer.
  */
 import { Type } from 'typebox';

@@ -6,7 +6,7 @@ import { openDatabase } from '../store/db.ts';
 import { migrate } from '../store/migrations/index.ts';
 import type { Database } from '../store/schema.ts';
 import { databaseEphemeralStore } from '../store/embed-ephemeral.ts';
-import { signingKeyLoader, type EmbedContext } from '../domain/embed-context.ts';
+import { signingKeyLoader, type EmbedContext } from '../domain/embedding/context.ts';
 
 export interface CliContext {
   config: Config;

@@ -11,8 +11,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from './error-codes.ts';
 import type { AuthFailureLimiter } from './auth-failures.ts';
-import type { Principal } from '../domain/credentials/principal.ts';
-import { authenticateBearerFast, authenticateBasicFast } from '../domain/credentials/authenticate.ts';
+import type { Principal } from '../domain/identity/credentials/principal.ts';
+import { authenticateBearerFast, authenticateBasicFast } from '../domain/identity/credentials/authenticate.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 
@@ -60,7 +60,7 @@ export function requireScope(principal: Principal, scope: string): void {
   }
 }
 
-/** The request's principal: synchronous when it is cached (domain/credentials/principal-cache.ts), else a promise. Throws 401. */
+/** The request's principal: synchronous when it is cached (domain/identity/credentials/principal-cache.ts), else a promise. Throws 401. */
 function authenticate(db: Kysely<Database>, request: FastifyRequest): Principal | null | Promise<Principal | null> {
   const header = request.headers.authorization;
   if (header === undefined || header === '') return null;

@@ -25,9 +25,9 @@ import cookie from '@fastify/cookie';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Principal } from '../domain/credentials/principal.ts';
+import type { Principal } from '../domain/identity/credentials/principal.ts';
 import { DomainError } from '../domain/errors.ts';
-import { resolveWebSession, SESSION_COOKIE, type WebSessionState } from '../domain/web-sessions.ts';
+import { resolveWebSession, SESSION_COOKIE, type WebSessionState } from '../domain/web/sessions.ts';
 import type { MembershipRecord, OrganizationRecord } from '../store/organizations.ts';
 import type { UserRecord } from '../store/users.ts';
 

@@ -1,9 +1,9 @@
 /** Embedding resources → API JSON (docs/spec/decisions.md §5 shapes). */
 import type { Static } from 'typebox';
 import { type EmbedViewSchema, type ManagedUserSchema } from '@netloom/protocol/http';
-import type { ManagedUserWithGrants } from '../domain/embed-users.ts';
+import type { ManagedUserWithGrants } from '../domain/embedding/users.ts';
 import type { EmbedViewRecord } from '../store/embed-views.ts';
-import type { EmbedViewContent } from '../domain/embed-rules.ts';
+import type { EmbedViewContent } from '../domain/embedding/rules.ts';
 
 /** The wire shape is the named ManagedUser schema (protocol/src/http/embed.ts). */
 export type ManagedUserResource = Static<typeof ManagedUserSchema>;
@@ -27,7 +27,7 @@ export function presentManagedUser({ user, grants }: ManagedUserWithGrants): Man
 /** EmbedView v1 (docs/spec/api.md), plus `created` and `modified`. */
 export type EmbedViewResource = Static<typeof EmbedViewSchema>;
 
-/** Stored content was checked by parseViewBody (domain/embed-rules.ts) when saved. */
+/** Stored content was checked by parseViewBody (domain/embedding/rules.ts) when saved. */
 export function presentView(v: EmbedViewRecord): EmbedViewResource {
   const data = JSON.parse(v.data) as EmbedViewContent;
   return {

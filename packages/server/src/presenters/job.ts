@@ -1,5 +1,5 @@
 /** A metric job on the wire (protocol/src/http/jobs.ts JobSchema; docs/jobs.md). */
-import type { JobView } from '../domain/jobs.ts';
+import type { JobView } from '../domain/metrics/jobs.ts';
 import { ERROR_CODES, isErrorCode } from '../http/error-codes.ts';
 import { type JobWire } from '@netloom/protocol/http';
 

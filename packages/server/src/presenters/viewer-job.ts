@@ -1,5 +1,5 @@
 /** The embedded viewer's metric job on the wire (protocol/src/http/viewer-jobs.ts): the API job without its worker and shard records. */
-import type { JobView } from '../domain/jobs.ts';
+import type { JobView } from '../domain/metrics/jobs.ts';
 import { type ViewerJobWire } from '@netloom/protocol/http';
 import { presentJob } from './job.ts';
 

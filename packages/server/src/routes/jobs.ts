@@ -1,16 +1,16 @@
 /**
  * Metric jobs (docs/jobs.md, docs/spec/decisions.md §8): `POST /metrics/batch`, `GET /jobs`, `GET /jobs/:id`,
- * `DELETE /jobs/:id`. Thin: the domain (domain/jobs.ts) checks scopes beyond the route's, tenancy and
+ * `DELETE /jobs/:id`. Thin: the domain (domain/metrics/jobs.ts) checks scopes beyond the route's, tenancy and
  * bodies; `metrics:read` reads jobs, `metrics:write` creates and cancels them (the auth hook, by method).
  * `Prefer: respond-async` on the metric endpoints is in routes/metrics.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
-import type { Principal } from '../domain/credentials/principal.ts';
+import type { Principal } from '../domain/identity/credentials/principal.ts';
 import { DomainError } from '../domain/errors.ts';
-import { cancelJob, getJob, listJobs, submitBatchJob, type JobDeps } from '../domain/jobs.ts';
-import { JobRunner } from '../domain/job-runner.ts';
-import { openJobQueue, type RedisJobQueue } from '../domain/job-queue.ts';
+import { cancelJob, getJob, listJobs, submitBatchJob, type JobDeps } from '../domain/metrics/jobs.ts';
+import { JobRunner } from '../domain/metrics/job-runner.ts';
+import { openJobQueue, type RedisJobQueue } from '../domain/metrics/job-queue.ts';
 import { presentJob } from '../presenters/job.ts';
 import { BatchBodySchema, JobIdParams, JobListQuery, JobListSchema, JobSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { metricRunDeps } from './metrics/index.ts';

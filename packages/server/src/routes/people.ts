@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { checkedByDomain } from '../http/route-contract.ts';
 import { contentDisposition } from '../http/upload.ts';
-import type { Principal } from '../domain/credentials/principal.ts';
+import type { Principal } from '../domain/identity/credentials/principal.ts';
 import { DomainError } from '../domain/errors.ts';
 import { directoryOf, type Directory } from '../domain/people/directory.ts';
 import { createField, deleteField, getField, listFields, updateField } from '../domain/people/fields.ts';

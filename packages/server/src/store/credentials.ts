@@ -1,4 +1,4 @@
-/** Credentials repository (bearer tokens and legacy Basic key pairs). Rules: domain/credentials/. */
+/** Credentials repository (bearer tokens and legacy Basic key pairs). Rules: domain/identity/credentials/. */
 import type { Kysely, Selectable } from 'kysely';
 import { runPrepared, runPreparedSync } from './db.ts';
 import type { CredentialsTable, Database } from './schema.ts';

@@ -1,4 +1,4 @@
-/** AI chat of embedded sessions (repository; rules in domain/embed-chat.ts). */
+/** AI chat of embedded sessions (repository; rules in domain/embedding/chat.ts). */
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EmbedChatMessagesTable } from './schema.ts';
 

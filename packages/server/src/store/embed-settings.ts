@@ -1,4 +1,4 @@
-/** Embedding settings of organizations and their chosen embeddable networks (repository; rules in domain/embed-settings.ts). */
+/** Embedding settings of organizations and their chosen embeddable networks (repository; rules in domain/embedding/settings.ts). */
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EmbedSettingsTable } from './schema.ts';
 import { dialectOf } from './db.ts';

@@ -54,7 +54,7 @@ export interface CredentialsTable {
   name: string;
   /** Token: display prefix (`nl_AbCd1234`); Basic: the public key (shown, looked up by it). */
   prefix: string;
-  /** SHA-256 hex of the token (token) or of the private key (basic): both are 256-bit random secrets, see domain/credentials/secrets.ts. */
+  /** SHA-256 hex of the token (token) or of the private key (basic): both are 256-bit random secrets, see domain/identity/credentials/secrets.ts. */
   secret_hash: string;
   /** JSON array of scope strings. */
   scopes: string;

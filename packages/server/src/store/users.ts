@@ -1,4 +1,4 @@
-/** Users repository. Plain data access; validation and rules live in domain/identity.ts. */
+/** Users repository. Plain data access; validation and rules live in domain/identity/users.ts. */
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { nowIso } from './db.ts';
 import type { Database, Plan, UsersTable, UserStatus } from './schema.ts';
@@ -17,7 +17,7 @@ export async function getUserById(db: Kysely<Database>, id: string): Promise<Use
   return (await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** `email` must already be lowercased (domain/identity.ts normalises). */
+/** `email` must already be lowercased (domain/identity/users.ts normalises). */
 export async function getUserByEmail(db: Kysely<Database>, email: string): Promise<UserRecord | null> {
   return (await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()) ?? null;
 }

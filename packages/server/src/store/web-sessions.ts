@@ -1,4 +1,4 @@
-/** Web-app sessions repository (docs/web-app.md). Plain data access; rules live in domain/web-sessions.ts. */
+/** Web-app sessions repository (docs/web-app.md). Plain data access; rules live in domain/web/sessions.ts. */
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MembershipsTable, OrganizationsTable, UsersTable, WebSessionsTable } from './schema.ts';
 

@@ -12,9 +12,9 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/store/db.ts';
 import { migrate } from '../../src/store/migrations/index.ts';
-import { createUser, createOrganization, addMember } from '../../src/domain/identity.ts';
-import { createBasicKey } from '../../src/domain/credentials/basic-keys.ts';
-import { createToken } from '../../src/domain/credentials/tokens.ts';
+import { createUser, createOrganization, addMember } from '../../src/domain/identity/users.ts';
+import { createBasicKey } from '../../src/domain/identity/credentials/basic-keys.ts';
+import { createToken } from '../../src/domain/identity/credentials/tokens.ts';
 import type { OrgRole, Plan } from '../../src/store/schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -1,10 +1,10 @@
 /** netloom tokens create | list | revoke, netloom keys create | list | revoke */
 import type { Command } from 'commander';
 import type { CliCommand, CliContext } from '../context.ts';
-import { createBasicKey } from '../../domain/credentials/basic-keys.ts';
-import { credentialSummary, listCredentials, revokeCredential } from '../../domain/credentials/listing.ts';
-import { createToken } from '../../domain/credentials/tokens.ts';
-import { requireUserByEmail, resolveOrganization } from '../../domain/identity.ts';
+import { createBasicKey } from '../../domain/identity/credentials/basic-keys.ts';
+import { credentialSummary, listCredentials, revokeCredential } from '../../domain/identity/credentials/listing.ts';
+import { createToken } from '../../domain/identity/credentials/tokens.ts';
+import { requireUserByEmail, resolveOrganization } from '../../domain/identity/users.ts';
 
 interface CreateOpts {
   email: string;

@@ -6,10 +6,10 @@
  */
 import type { CliCommand } from '../context.ts';
 import { embedContext, list } from '../context.ts';
-import { resolveOrganization } from '../../domain/identity.ts';
+import { resolveOrganization } from '../../domain/identity/users.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { setEnablement, settingsView, updateSettings } from '../../domain/embed-settings.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
+import { setEnablement, settingsView, updateSettings } from '../../domain/embedding/settings.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
 
 const cli = { kind: 'cli' as const, id: 'cli' };
 

@@ -1,7 +1,7 @@
 /**
  * netloom metrics run <metric> <network.json> [--param k=v …] [--directed true|false]
  * <metric> is a registry id (`diameter`) or the API's path for it (`network/diameter`,
- * `nodes/betweennessCentrality`, also with the `/api/v2/metrics/` prefix; domain/metric-paths.ts).
+ * `nodes/betweennessCentrality`, also with the `/api/v2/metrics/` prefix; domain/metrics/paths.ts).
  *
  * Computes a registry metric locally with the same engine, the same validation (parseMetricRequest) and
  * the same output as the API with `networkJSON`: a bare number for network metrics, `{ values, meta }`
@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { EngineError, metrics, runMetric, type NetworkJSON } from '@netloom/engine';
 import { parseMetricRequest, responseText } from '@netloom/engine/pool/index.ts';
 import type { CliCommand } from '../context.ts';
-import { metricFromArgument, metricPath } from '../../domain/metric-paths.ts';
+import { metricFromArgument, metricPath } from '../../domain/metrics/paths.ts';
 import { progressBar } from '../progress-bar.ts';
 
 /** `k=v` → [k, value]; the value is JSON when it parses, else the raw string. */

@@ -10,10 +10,10 @@ import {
   requireUserByEmail,
   resolveOrganization,
   setOrganizationPlanOf,
-} from '../../domain/identity.ts';
-import { listOrganizationMembers, listOrganizations, organizationOverview } from '../../domain/organization-members.ts';
-import { settingsView } from '../../domain/embed-settings.ts';
-import { chatSettings } from '../../domain/embed-chat-settings.ts';
+} from '../../domain/identity/users.ts';
+import { listOrganizationMembers, listOrganizations, organizationOverview } from '../../domain/organizations/members.ts';
+import { settingsView } from '../../domain/embedding/settings.ts';
+import { chatSettings } from '../../domain/embedding/chat-settings.ts';
 
 export const orgsCommand: CliCommand = {
   name: 'orgs',

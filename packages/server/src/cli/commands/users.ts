@@ -11,8 +11,8 @@ import {
   resolveOrganization,
   suspendUser,
   unverifyUser,
-} from '../../domain/identity.ts';
-import { createInvitation, createResetLink } from '../../domain/user-links.ts';
+} from '../../domain/identity/users.ts';
+import { createInvitation, createResetLink } from '../../domain/identity/user-links.ts';
 
 export const usersCommand: CliCommand = {
   name: 'users',

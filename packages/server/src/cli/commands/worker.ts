@@ -12,8 +12,8 @@ import { pino } from 'pino';
 import { MetricPool } from '@netloom/engine/pool/index.ts';
 import { openDatabase } from '../../store/db.ts';
 import { migrate } from '../../store/migrations/index.ts';
-import { JobRunner } from '../../domain/job-runner.ts';
-import { openJobQueue } from '../../domain/job-queue.ts';
+import { JobRunner } from '../../domain/metrics/job-runner.ts';
+import { openJobQueue } from '../../domain/metrics/job-queue.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { CliCommand } from '../context.ts';
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { NetworkJSON } from '@netloom/engine';
-import { parseBoolean } from '../network-body.ts';
+import { parseBoolean } from '../networks/body.ts';
 import { unreadable } from './problems.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, UploadedFile } from './types.ts';
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.ts';
 import { insertAudit } from '../../store/embed-audit.ts';
-import type { Principal } from '../credentials/principal.ts';
+import type { Principal } from '../identity/credentials/principal.ts';
 import { DomainError } from '../errors.ts';
 
 export interface Directory {

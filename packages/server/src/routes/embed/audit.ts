@@ -2,8 +2,8 @@
 import type { App } from '../../http/app-type.ts';
 import { AuditPageSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { auditPage, parseAuditFilter } from '../../domain/embed-audit-log.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { auditPage, parseAuditFilter } from '../../domain/embedding/audit-log.ts';
 import { orgCredential, paging } from './context.ts';
 
 const Query = Type.Object(

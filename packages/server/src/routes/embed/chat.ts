@@ -8,8 +8,8 @@ import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import { ChatSettingsBodySchema, ChatSettingsSchema, PresetQuestionsBodySchema, PresetQuestionsSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embed-chat-settings.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embedding/chat-settings.ts';
 import { orgCredential } from './context.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;

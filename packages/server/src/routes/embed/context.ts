@@ -1,10 +1,10 @@
 /** Builds the embedding context of an app (Redis-backed when REDIS_URL is set) and route helpers. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal } from '../../domain/credentials/principal.ts';
+import type { Principal } from '../../domain/identity/credentials/principal.ts';
 import { DomainError, invalidArgs } from '../../domain/errors.ts';
-import { createEmbedContext, type Actor, type EmbedContext } from '../../domain/embed-context.ts';
+import { createEmbedContext, type Actor, type EmbedContext } from '../../domain/embedding/context.ts';
 
-/** The embedding context of an app (domain/embed-context.ts). */
+/** The embedding context of an app (domain/embedding/context.ts). */
 export function embedContextOf(app: FastifyInstance): EmbedContext {
   return createEmbedContext({ db: app.database.db, config: app.config, redis: app.redis, now: () => app.now() });
 }

@@ -10,7 +10,7 @@
  */
 import type { App } from '../../http/app-type.ts';
 import { embedContextOf } from './context.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { settingsRoutes } from './settings.ts';
 import { managedUserRoutes } from './users.ts';
 import { sessionRoutes } from './sessions.ts';

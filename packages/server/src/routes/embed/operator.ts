@@ -7,13 +7,13 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { OperatorEmbeddingBodySchema, OperatorEmbeddingSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { setEnablement, settingsView } from '../../domain/embed-settings.ts';
-import { requireOrganization } from '../../domain/identity.ts';
-import { secretsEqual } from '../../domain/embed-tokens.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { setEnablement, settingsView } from '../../domain/embedding/settings.ts';
+import { requireOrganization } from '../../domain/identity/users.ts';
+import { secretsEqual } from '../../domain/embedding/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { unauthenticated } from '../../http/auth.ts';
-import { checkRate } from '../../domain/embed-context.ts';
+import { checkRate } from '../../domain/embedding/context.ts';
 
 const Params = Type.Object({ orgId: Type.String() });
 /** Operator token missing or wrong (401, failed attempts capped per address: 429); unknown organization or no operator token configured (404). */

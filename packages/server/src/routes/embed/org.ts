@@ -9,9 +9,9 @@
 import type { App } from '../../http/app-type.ts';
 import { EmbedViewSchema, OrganizationMembersSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { membersForCredential } from '../../domain/organization-members.ts';
-import { viewsOfNetwork } from '../../domain/embed-views.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { membersForCredential } from '../../domain/organizations/members.ts';
+import { viewsOfNetwork } from '../../domain/embedding/views.ts';
 import { presentView } from '../../presenters/embed.ts';
 
 export function orgMemberRoutes(app: App, ctx: EmbedContext): void {

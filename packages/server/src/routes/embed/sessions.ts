@@ -1,9 +1,9 @@
 /** Sessions and launch tokens for the host backend (docs/spec/api.md "Embedding: sessions"). */
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { requireEnabled } from '../../domain/embed-context.ts';
-import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embed-sessions.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { requireEnabled } from '../../domain/embedding/context.ts';
+import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embedding/sessions.ts';
 import { orgCredential } from './context.ts';
 import { LaunchTokenSchema, SessionBodySchema, SessionIdParams, SessionRevokedSchema, SessionSchema, problemResponses, ref } from '@netloom/protocol/http';
 

@@ -2,9 +2,9 @@
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import { EmbedSettingsBodySchema, EmbedSettingsSchema, problemResponses, ref } from '@netloom/protocol/http';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { requireEnabled } from '../../domain/embed-context.ts';
-import { settingsView, updateSettings } from '../../domain/embed-settings.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { requireEnabled } from '../../domain/embedding/context.ts';
+import { settingsView, updateSettings } from '../../domain/embedding/settings.ts';
 import { orgCredential } from './context.ts';
 
 const auth = { resource: 'embed', action: 'manage' } as const;

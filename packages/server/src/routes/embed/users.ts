@@ -2,9 +2,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { requireEnabled } from '../../domain/embed-context.ts';
-import { checkProvisioningRate } from '../../domain/embed-sessions.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { requireEnabled } from '../../domain/embedding/context.ts';
+import { checkProvisioningRate } from '../../domain/embedding/sessions.ts';
 import {
   deactivateManagedUser,
   getManagedUserWithGrants,
@@ -12,7 +12,7 @@ import {
   listManagedUsersPage,
   putManagedUser,
   removeGrant,
-} from '../../domain/embed-users.ts';
+} from '../../domain/embedding/users.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
 import { orgCredential, paging } from './context.ts';
 import { ExternalIdSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListQuery, ManagedUserListSchema, ManagedUserSchema, problemResponses, ref } from '@netloom/protocol/http';

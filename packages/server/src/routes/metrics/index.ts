@@ -11,21 +11,21 @@
  * Bodies are kept as bytes (this plugin's JSON parser does not parse): a small body (≤ 1 MiB) is parsed
  * and validated on the event loop so bad requests and `networkId` calls never wait for a worker; a bigger
  * one goes to a worker as is. The run itself (stored-version check, write-back, 409 CONFLICT, timeout and
- * cancel mapping) is domain/metric-runs.ts, shared with the viewer, the chat and the job workers.
+ * cancel mapping) is domain/metrics/runs.ts, shared with the viewer, the chat and the job workers.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { metrics } from '@netloom/engine';
 import { MetricPool } from '@netloom/engine/pool/index.ts';
 import type { Config } from '../../config.ts';
-import type { Principal } from '../../domain/credentials/principal.ts';
+import type { Principal } from '../../domain/identity/credentials/principal.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { checkMetricPlan, MetricCancelled, runPostedMetric, type MetricAnswer, type MetricRunDeps } from '../../domain/metric-runs.ts';
-import { submitMetricJob } from '../../domain/jobs.ts';
-import { metricPath } from '../../domain/metric-paths.ts';
+import { checkMetricPlan, MetricCancelled, runPostedMetric, type MetricAnswer, type MetricRunDeps } from '../../domain/metrics/runs.ts';
+import { submitMetricJob } from '../../domain/metrics/jobs.ts';
+import { metricPath } from '../../domain/metrics/paths.ts';
 import { presentJob } from '../../presenters/job.ts';
 import { metricBodySchema, metricDescription, metricResponseSchemas } from './schema.ts';
 
-export { SMALL_BODY_BYTES } from '../../domain/metric-runs.ts';
+export { SMALL_BODY_BYTES } from '../../domain/metrics/runs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,7 +46,7 @@ export function registerMetricPool(app: FastifyInstance, config: Config): Metric
   return pool;
 }
 
-/** What domain/metric-runs.ts needs, from an app. */
+/** What domain/metrics/runs.ts needs, from an app. */
 export function metricRunDeps(app: FastifyInstance): MetricRunDeps {
   const l = app.config.limits;
   return { db: app.database.db, pool: app.metricPool, limits: { maxNodes: l.maxNodes, maxEdges: l.maxEdges, metricTimeoutMs: l.metricTimeoutMs }, log: app.log };

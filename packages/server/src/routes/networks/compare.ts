@@ -1,12 +1,12 @@
 /**
  * `POST /api/v2/networks/compare` (docs/spec/decisions.md §11; docs/api/analysis.md): what changed from
  * network `a` to network `b`. Scope `networks:read` (plus `metrics:write` with `metrics`); read access
- * to both. Thin: schema → domain/network-compare.ts → the answer's text.
+ * to both. Thin: schema → domain/networks/compare.ts → the answer's text.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import type { Principal } from '../../domain/credentials/principal.ts';
-import { compareStoredNetworks, type CompareRequest } from '../../domain/network-compare.ts';
+import type { Principal } from '../../domain/identity/credentials/principal.ts';
+import { compareStoredNetworks, type CompareRequest } from '../../domain/networks/compare.ts';
 import { NetworkCompareBody, NetworkCompareSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { metricRunDeps, withDisconnect } from '../metrics/index.ts';
 

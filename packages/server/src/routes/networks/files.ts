@@ -9,13 +9,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.ts';
-import { importNetwork } from '../../domain/network-import.ts';
-import { exportCallerOf } from '../../domain/network-export.ts';
-import { listPublicNetworks } from '../../domain/discover.ts';
+import { importNetwork } from '../../domain/networks/import.ts';
+import { exportCallerOf } from '../../domain/networks/export.ts';
+import { listPublicNetworks } from '../../domain/networks/discover.ts';
 import { template, TEMPLATE_NAME } from '../../domain/formats/templates.ts';
 import { fileBaseName } from '../../domain/formats/values.ts';
 import type { FormatId } from '../../domain/formats/index.ts';
-import type { Principal } from '../../domain/credentials/principal.ts';
+import type { Principal } from '../../domain/identity/credentials/principal.ts';
 import { contentDisposition, readUpload, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
@@ -43,7 +43,7 @@ export async function handleImport(app: FastifyInstance, request: FastifyRequest
   }
 }
 
-/** The export route's work, shared with the web app's download (limits and cache: domain/network-export.ts). */
+/** The export route's work, shared with the web app's download (limits and cache: domain/networks/export.ts). */
 export async function handleExport(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, principal: Principal | null, id: string, format: FormatId) {
   const out = await app.networkExports.export(app.database.db, principal, exportCallerOf(principal, request.ip), id, format, (rec) => ({ ...presentNetwork(rec, rec.owner_name) }));
   request.log.info({ networkId: id, format, bytes: out.file.body.byteLength, cached: out.cached }, 'network exported');

@@ -1,18 +1,18 @@
 /**
  * The five Networks endpoints of docs/spec/api.md (docs/spec/decisions.md §3). Thin: parse, check access through the
- * domain, one domain command (domain/networks.ts), present.
+ * domain, one domain command (domain/networks/commands.ts), present.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { Type } from 'typebox';
-import { loadReadableWithGzip } from '../../domain/network-access.ts';
-import { createNetwork, deleteNetwork, listNetworks, replaceNetwork } from '../../domain/networks.ts';
+import { loadReadableWithGzip } from '../../domain/networks/access.ts';
+import { createNetwork, deleteNetwork, listNetworks, replaceNetwork } from '../../domain/networks/commands.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema, problemResponses, ref } from '@netloom/protocol/http';
-import type { Principal } from '../../domain/credentials/principal.ts';
+import type { Principal } from '../../domain/identity/credentials/principal.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
 
 const gunzipAsync = promisify(gunzip);

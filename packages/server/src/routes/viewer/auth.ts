@@ -7,8 +7,8 @@
  * Handlers take the live session with `viewerOf(request)`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { authenticateViewer, type LiveSession } from '../../domain/embed-sessions.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { authenticateViewer, type LiveSession } from '../../domain/embedding/sessions.ts';
 import { DomainError } from '../../domain/errors.ts';
 
 export type ViewerSession = LiveSession & { accessTokenExpiresAt: number };

@@ -1,5 +1,5 @@
 /**
- * The viewer's AI chat (issue 5 item 5; rules in domain/embed-chat.ts), with the access token:
+ * The viewer's AI chat (issue 5 item 5; rules in domain/embedding/chat.ts), with the access token:
  *   GET  /api/v2/embed/viewer/chat                     state: available?, why not, chatAccess, preset questions, current conversation, answer in progress, allowance
  *   GET  /api/v2/embed/viewer/chat/messages            [{ id, role, content, isError, … }] of the current conversation (?conversation=<id>|all)
  *   GET  /api/v2/embed/viewer/chat/messages/:id        one message; ?waitMs=… (≤ 25,000) waits while it is a pending answer
@@ -11,12 +11,12 @@ import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import { problemResponses, ref, ChatAskBodySchema, ChatAskedSchema, ChatCancelledSchema, ChatConversationSchema, ChatMessageSchema, ChatStateSchema } from '@netloom/protocol/http';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { viewerOf } from './auth.ts';
-import { askQuestion, cancelAnswer, chatMessage, chatMessages, chatState, newConversation, type ChatDeps } from '../../domain/embed-chat.ts';
-import { assistantFromConfig, type Assistant } from '../../domain/assistant/index.ts';
+import { askQuestion, cancelAnswer, chatMessage, chatMessages, chatState, newConversation, type ChatDeps } from '../../domain/embedding/chat.ts';
+import { assistantFromConfig, type Assistant } from '../../domain/embedding/assistant/index.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { chatCompute } from '../../domain/metric-runs.ts';
+import { chatCompute } from '../../domain/metrics/runs.ts';
 import { metricRunDeps } from '../metrics/index.ts';
 
 const skip = { auth: { skip: true } };

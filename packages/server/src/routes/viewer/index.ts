@@ -23,16 +23,16 @@ import { problemResponses, ref, NetworkJSONSchema, NetworkMetricValueSchema, Nod
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { exchangeLaunchToken, pageOrigin } from '../../domain/embed-sessions.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { exchangeLaunchToken, pageOrigin } from '../../domain/embedding/sessions.ts';
 import { viewerOf } from './auth.ts';
-import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embed-views.ts';
-import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embed-viewer.ts';
+import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embedding/views.ts';
+import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embedding/viewer.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
-import { runSessionMetric } from '../../domain/metric-runs.ts';
+import { runSessionMetric } from '../../domain/metrics/runs.ts';
 import { metricRunDeps, prefersAsync } from '../metrics/index.ts';
 import { jobDeps } from '../jobs.ts';
-import { submitSessionMetricJob } from '../../domain/viewer-jobs.ts';
+import { submitSessionMetricJob } from '../../domain/metrics/viewer-jobs.ts';
 import { presentViewerJob } from '../../presenters/viewer-job.ts';
 import { presentView } from '../../presenters/embed.ts';
 

@@ -2,13 +2,13 @@
  * The embedded viewer's metric jobs (docs/embedding-api.md "Metric jobs"): the Metrics panel's progress
  * bar, ETA and Cancel. Started by `POST /api/v2/embed/viewer/metrics/:kind/:metricId` with
  * `Prefer: respond-async` (routes/viewer/index.ts); read and cancelled here, with the viewer's access
- * token, only the session's own jobs (any other id is 404). Thin: schema → domain/viewer-jobs.ts.
+ * token, only the session's own jobs (any other id is 404). Thin: schema → domain/metrics/viewer-jobs.ts.
  */
 import type { App } from '../../http/app-type.ts';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import type { JobDeps } from '../../domain/jobs.ts';
-import { cancelSessionMetricJob, getSessionMetricJob } from '../../domain/viewer-jobs.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import type { JobDeps } from '../../domain/metrics/jobs.ts';
+import { cancelSessionMetricJob, getSessionMetricJob } from '../../domain/metrics/viewer-jobs.ts';
 import { presentViewerJob } from '../../presenters/viewer-job.ts';
 import { problemResponses, ref, ViewerJobSchema } from '@netloom/protocol/http';
 import { viewerOf } from './auth.ts';

@@ -7,8 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { pageOrigin } from '../../domain/embed-sessions.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { pageOrigin } from '../../domain/embedding/sessions.ts';
 import { renderViewerPage } from '../embed-assets.ts';
 
 export function embedPageRoutes(app: FastifyInstance, ctx: EmbedContext): void {

@@ -1,11 +1,11 @@
 /**
  * PUT /api/v2/embed/viewer/network/positions — "Keep these positions" of the embedded viewer's Layout
- * panel (Edit only; docs/embedding.md, Layouts). Thin: schema → domain/network-positions.ts.
+ * panel (Edit only; docs/embedding.md, Layouts). Thin: schema → domain/networks/positions.ts.
  */
 import type { App } from '../../http/app-type.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { viewerOf } from './auth.ts';
-import { keepPositions } from '../../domain/network-positions.ts';
+import { keepPositions } from '../../domain/networks/positions.ts';
 import { PositionsBodySchema, PositionsResultSchema, problemResponses, ref } from '@netloom/protocol/http';
 
 export function viewerPositionRoutes(app: App, ctx: EmbedContext): void {

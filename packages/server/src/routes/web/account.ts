@@ -8,11 +8,11 @@
  *   POST   /app/api/account/mfa/setup | enable | disable | recovery-codes
  */
 import type { App } from '../../http/app-type.ts';
-import { accountSummary, changePassword } from '../../domain/account.ts';
-import { disableMfa, enableMfa, mfaEnabled, regenerateRecoveryCodes, remainingRecoveryCodes, setupMfa } from '../../domain/mfa.ts';
-import { confirmPassword, type SignInDeps } from '../../domain/sign-in.ts';
+import { accountSummary, changePassword } from '../../domain/identity/account.ts';
+import { disableMfa, enableMfa, mfaEnabled, regenerateRecoveryCodes, remainingRecoveryCodes, setupMfa } from '../../domain/identity/mfa.ts';
+import { confirmPassword, type SignInDeps } from '../../domain/identity/sign-in.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { endWebSession, endWebSessionsOfUser, listWebSessions } from '../../domain/web-sessions.ts';
+import { endWebSession, endWebSessionsOfUser, listWebSessions } from '../../domain/web/sessions.ts';
 import { clearSessionCookie, requireWeb } from '../../http/web-session.ts';
 import { AccountSchema, cookieSecurity, EndedCountSchema, MfaDisabledSchema, MfaEnableBody, MfaSetupSchema, PasswordBody, PasswordChangeBody, PasswordChangedSchema, RecoveryCodesSchema, SessionEndedSchema, WebSessionIdParams, WebSessionListSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { webOrganization, webUser } from './present.ts';

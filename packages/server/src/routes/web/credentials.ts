@@ -7,9 +7,9 @@
  *   DELETE /app/api/credentials/:id   revoke
  */
 import type { App } from '../../http/app-type.ts';
-import { SCOPE_RESOURCES, SCOPES } from '../../domain/credentials/scopes.ts';
-import { confirmPassword, type SignInDeps } from '../../domain/sign-in.ts';
-import { createWebToken, listWebCredentials, revokeWebCredential } from '../../domain/web-credentials.ts';
+import { SCOPE_RESOURCES, SCOPES } from '../../domain/identity/credentials/scopes.ts';
+import { confirmPassword, type SignInDeps } from '../../domain/identity/sign-in.ts';
+import { createWebToken, listWebCredentials, revokeWebCredential } from '../../domain/identity/credentials/web.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { cookieSecurity, CreateCredentialBody, CreatedCredentialSchema, CredentialIdParams, RevokedCredentialSchema, ScopeListSchema, WebCredentialListSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 

@@ -19,12 +19,12 @@
  */
 import type { App } from '../../http/app-type.ts';
 import { Type } from 'typebox';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import { requireEnabled } from '../../domain/embed-context.ts';
-import { settingsView, updateSettings } from '../../domain/embed-settings.ts';
-import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embed-chat-settings.ts';
-import { embeddingNetworkChoices } from '../../domain/embed-network-choices.ts';
-import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embed-sessions.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import { requireEnabled } from '../../domain/embedding/context.ts';
+import { settingsView, updateSettings } from '../../domain/embedding/settings.ts';
+import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embedding/chat-settings.ts';
+import { embeddingNetworkChoices } from '../../domain/embedding/network-choices.ts';
+import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embedding/sessions.ts';
 import {
   deactivateManagedUser,
   getManagedUserWithGrants,
@@ -32,10 +32,10 @@ import {
   listManagedUsersPage,
   putManagedUser,
   removeGrant,
-} from '../../domain/embed-users.ts';
-import { liveSessionsPage } from '../../domain/embed-live-sessions.ts';
-import { auditCsv, auditPage, parseAuditFilter } from '../../domain/embed-audit-log.ts';
-import { embedSnippet } from '../../domain/embed-snippet.ts';
+} from '../../domain/embedding/users.ts';
+import { liveSessionsPage } from '../../domain/embedding/live-sessions.ts';
+import { auditCsv, auditPage, parseAuditFilter } from '../../domain/embedding/audit-log.ts';
+import { embedSnippet } from '../../domain/embedding/snippet.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
 import { AuditQuery, EmbeddingConsoleSchema, ExternalIdParams, GrantParams, ConsoleLaunchTokenSchema, LiveSessionPageSchema, ConsoleManagedUserListQuery, NetworkChoicesSchema, ConsoleNetworkIdParams, PageQuery, ConsoleSessionIdParams, TrySessionBody, TrySessionSchema, AuditPageSchema, ChatSettingsBodySchema, ChatSettingsSchema, EmbedSettingsBodySchema, EmbedSettingsSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListSchema, ManagedUserSchema, PresetQuestionsBodySchema, PresetQuestionsSchema, SessionRevokedSchema, cookieSecurity, webProblems, ref } from '@netloom/protocol/http';
 import { checkedByDomain } from '../../http/route-contract.ts';

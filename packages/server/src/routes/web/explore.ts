@@ -1,5 +1,5 @@
 /**
- * Explore from the web app (docs/web-app.md "Explore"; domain/explore.ts): a viewer session the web app
+ * Explore from the web app (docs/web-app.md "Explore"; domain/embedding/explore.ts): a viewer session the web app
  * hosts with the embed SDK.
  *   POST /app/api/networks/:id/explore                  owner mode (signed in; read-only with View access)
  *   POST /app/api/public-networks/:id/explore           Discover: a Public network, read-only, signed out ok
@@ -7,9 +7,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
-import { exploreLaunchToken, startOwnerExplore, startPublicExplore } from '../../domain/explore.ts';
+import { exploreLaunchToken, startOwnerExplore, startPublicExplore } from '../../domain/embedding/explore.ts';
 import { requireWeb } from '../../http/web-session.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { cookieSecurity, optionalCookieSecurity, ExploreParams, ExploreSessionParams, ExploreStartedSchema, ExploreLaunchTokenSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 
 /** The web app's origin as the browser sent it (already checked to be our own by http/web-session.ts). */

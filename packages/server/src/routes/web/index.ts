@@ -3,9 +3,9 @@
  * session cookie (http/web-session.ts) — never by API credentials.
  */
 import type { App } from '../../http/app-type.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
-import type { SignInDeps } from '../../domain/sign-in.ts';
-import { passwordQueue } from '../../domain/password-queue.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
+import type { SignInDeps } from '../../domain/identity/sign-in.ts';
+import { passwordQueue } from '../../domain/identity/password-queue.ts';
 import { webSessionRoutes } from './session.ts';
 import { webAccountRoutes } from './account.ts';
 import { webOrganizationRoutes } from './organization.ts';

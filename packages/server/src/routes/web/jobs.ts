@@ -3,11 +3,11 @@
  *   GET    /app/api/jobs?limit&offset                 your jobs, newest first, with their networks' names
  *   DELETE /app/api/jobs/:id                          cancel (frees the worker); a finished job as it is
  *   POST   /app/api/networks/:id/metrics/:metricId    run a metric on the network as a job → 202
- * Thin: schema → domain/web-jobs.ts (the public API's job commands with the session's principal).
+ * Thin: schema → domain/metrics/web-jobs.ts (the public API's job commands with the session's principal).
  */
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../../domain/web-jobs.ts';
+import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../../domain/metrics/web-jobs.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { presentJob } from '../../presenters/job.ts';
 import { WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, ref, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';

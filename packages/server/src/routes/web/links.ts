@@ -6,9 +6,9 @@
  */
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { requireResetSecondFactor, type SignInDeps } from '../../domain/sign-in.ts';
-import { describeLink, redeemLink } from '../../domain/user-links.ts';
-import { resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
+import { requireResetSecondFactor, type SignInDeps } from '../../domain/identity/sign-in.ts';
+import { describeLink, redeemLink } from '../../domain/identity/user-links.ts';
+import { resolveWebSession, startWebSession } from '../../domain/web/sessions.ts';
 import { sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
 import { LinkInfoSchema, LinkParams, LinkRedeemBody, SessionInfoSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { sessionInfo } from './present.ts';

@@ -10,7 +10,7 @@
  *   GET    /app/api/networks/:id/export?format=        file download
  */
 import type { App } from '../../http/app-type.ts';
-import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, unshareWebNetwork, webNetworkDetail } from '../../domain/web-networks.ts';
+import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, unshareWebNetwork, webNetworkDetail } from '../../domain/networks/web.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';

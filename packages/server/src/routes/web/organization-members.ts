@@ -6,14 +6,14 @@
  *   PATCH /app/api/organization/members/:userId          change role { role }                      (Owner/Admin)
  *   POST  /app/api/organization/members/:userId/suspend  suspend: ends web sessions, disables own credentials
  *   POST  /app/api/organization/members/:userId/reinstate
- * Rules live in domain/organization-members.ts; admin checks are made here, on the server, for every
+ * Rules live in domain/organizations/members.ts; admin checks are made here, on the server, for every
  * action (hidden buttons are not a control).
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { isOrgAdmin } from '../../domain/identity.ts';
-import type { EmbedContext } from '../../domain/embed-context.ts';
+import { isOrgAdmin } from '../../domain/identity/users.ts';
+import type { EmbedContext } from '../../domain/embedding/context.ts';
 import {
   addExistingMember,
   changeMemberRole,
@@ -22,7 +22,7 @@ import {
   reinstateMember,
   suspendMember,
   type MemberActor,
-} from '../../domain/organization-members.ts';
+} from '../../domain/organizations/members.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { AddMemberBody, ChangeRoleBody, MemberListSchema, MemberParams, OrganizationMemberSchema, OrganizationOverviewSchema, cookieSecurity, WebTag, webProblems, ref } from '@netloom/protocol/http';
 

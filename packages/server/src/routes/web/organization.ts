@@ -4,10 +4,10 @@
  *   POST /app/api/organization/invitations  { email, role } → { url, expiresAt } (Owners/Admins)
  */
 import type { App } from '../../http/app-type.ts';
-import { setOrganizationRequireMfa } from '../../domain/account.ts';
+import { setOrganizationRequireMfa } from '../../domain/identity/account.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { isOrgAdmin } from '../../domain/identity.ts';
-import { createInvitation } from '../../domain/user-links.ts';
+import { isOrgAdmin } from '../../domain/identity/users.ts';
+import { createInvitation } from '../../domain/identity/user-links.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 

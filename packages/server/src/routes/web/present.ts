@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { WebRequestState } from '../../http/web-session.ts';
-import { embeddingEnabled } from '../../domain/embed-settings.ts';
+import { embeddingEnabled } from '../../domain/embedding/settings.ts';
 import { type SessionInfoSchema, type WebOrganizationSchema, type WebUserSchema } from '@netloom/protocol/http';
 
 export function webUser(web: WebRequestState): Static<typeof WebUserSchema> {

@@ -6,8 +6,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
-import { signIn, type SignInDeps } from '../../domain/sign-in.ts';
-import { endWebSession, resolveWebSession, startWebSession } from '../../domain/web-sessions.ts';
+import { signIn, type SignInDeps } from '../../domain/identity/sign-in.ts';
+import { endWebSession, resolveWebSession, startWebSession } from '../../domain/web/sessions.ts';
 import { clearSessionCookie, requireWeb, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
 import { cookieSecurity, optionalCookieSecurity, SessionInfoSchema, SignedOutSchema, SignInBody, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { sessionInfo } from './present.ts';

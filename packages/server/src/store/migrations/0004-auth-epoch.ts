@@ -3,7 +3,7 @@
  * principal increases, maintained by triggers so that every writer — this server, another instance,
  * the CLI in another process, plain SQL — bumps it in the same transaction as the change itself.
  * The server caches principals per credential and drops the cache whenever the epoch it reads at the
- * start of a request differs from the one the cache was filled at (domain/credentials/principal-cache.ts): a
+ * start of a request differs from the one the cache was filled at (domain/identity/credentials/principal-cache.ts): a
  * revocation, suspension, plan or membership change is effective on the next request everywhere.
  *
  * What bumps it: INSERT/UPDATE/DELETE on organizations and memberships; UPDATE/DELETE on users; DELETE
