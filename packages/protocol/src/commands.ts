@@ -11,7 +11,7 @@
  *   The common options `ifRevision`, `timeoutMs` and `requestId` are never copied into args.
  */
 import type {
-  ChatMessage, EmbedView, FilterArgs, FindArgs, FindResult, NetworkInfo, NodeRef, NodeRefResult,
+  ChatMessage, EmbedView, FilterArgs, StyleArgs, FindArgs, FindResult, NetworkInfo, NodeRef, NodeRefResult,
   SessionInfo, ViewSummary, ViewerState,
 } from './types.ts';
 
@@ -44,15 +44,15 @@ export interface OkResult { ok: true }
 
 export const COMMANDS = {
   'session.info': cmd<None, SessionInfo>()({ summary: 'Display name, capabilities, network scope, `ui`, header and expiry of the session, read from the service at each call (`capabilities.chat` is `off` while the organization\'s AI chat is switched off or its allowance is spent, `capabilities.chatReason` says which; see embedding-api.md).', changesState: false }),
-  'state.get': cmd<None, ViewerState>()({ summary: 'The viewer state: network, open view, dirty flag, layers, selection, visible node count, revision.', changesState: false }),
+  'state.get': cmd<None, ViewerState>()({ summary: 'The viewer state: network, open view, dirty flag, layers, selection, visible node and edge counts, revision.', changesState: false }),
   'network.info': cmd<None, NetworkInfo>()({ summary: 'Name, node and edge counts, node attribute names and types.', changesState: false }),
   'views.list': cmd<None, ViewSummary[]>()({ summary: 'The network\'s saved views.', changesState: false }),
   'views.open': cmd<{ viewId: string }, EmbedView>()({ summary: 'Opens a saved view (layers and camera); resolves after the camera animation.', changesState: true, positional: 'viewId' }),
   'views.save': cmd<{ name: string; description?: string }, EmbedView>()({ summary: 'Saves the current state as a new view (needs Edit); it becomes the open view.', changesState: true, positional: '*' }),
   'views.update': cmd<None, EmbedView>()({ summary: 'Saves the current state onto the open view (needs Edit).', changesState: true }),
-  'layers.filter': cmd<FilterArgs, LayerIdResult>()({ summary: 'Adds a filter layer: `{ attribute, values }` keeps nodes with one of the values, `{ attribute, min, max }` nodes in the range (inclusive).', changesState: true, positional: '*' }),
-  'layers.color': cmd<{ attribute: string }, LayerIdResult>()({ summary: 'Colors nodes by an attribute (a palette for categories, a gradient for numbers); the last color layer wins.', changesState: true, positional: '*' }),
-  'layers.size': cmd<{ attribute: string }, LayerIdResult>()({ summary: 'Sizes nodes by an attribute (numbers linearly, categories by rank); the last size layer wins.', changesState: true, positional: '*' }),
+  'layers.filter': cmd<FilterArgs, LayerIdResult>()({ summary: 'Adds a filter layer: `{ attribute, values }` keeps nodes with one of the values, `{ attribute, min, max }` nodes in the range (inclusive); with `appliedTo: "edges"` it keeps the edges (ties) instead.', changesState: true, positional: '*' }),
+  'layers.color': cmd<StyleArgs, LayerIdResult>()({ summary: 'Colors nodes by an attribute (a palette for categories, a gradient for numbers); with `appliedTo: "edges"` the edges by an edge attribute; the last color layer of each wins.', changesState: true, positional: '*' }),
+  'layers.size': cmd<StyleArgs, LayerIdResult>()({ summary: 'Sizes nodes by an attribute (numbers linearly, categories by rank); with `appliedTo: "edges"` the edges\' thickness by an edge attribute; the last size layer of each wins.', changesState: true, positional: '*' }),
   'layers.remove': cmd<{ layerId: string }, OkResult>()({ summary: 'Removes one layer.', changesState: true, positional: 'layerId' }),
   'layers.clear': cmd<None, OkResult>()({ summary: 'Removes every layer code can remove (read-only layers stay).', changesState: true }),
   'nodes.find': cmd<FindArgs, FindResult>()({ summary: 'Visible nodes whose attribute equals, contains or lies in min..max; pages of 50 by default, at most 200, with total, coverage and cursor.', changesState: false, positional: '*' }),

@@ -91,7 +91,8 @@ export type LayerOperation = 'Filter' | 'Color' | 'Size';
 export interface Layer {
   id: string;
   operation: LayerOperation | string;
-  appliedTo?: 'nodes';
+  /** What the layer styles or filters: nodes (the default; every layer before edge layers) or edges (ties), by an edge attribute. */
+  appliedTo?: 'nodes' | 'edges';
   attribute?: string;
   attType?: AttributeType;
   hidden?: boolean;
@@ -134,12 +135,18 @@ export interface ViewerState {
   layers: Layer[];
   selectedNodeIds: string[];
   visibleNodeCount: number;
+  /** Edges drawn: both ends visible and not hidden by an edge filter. */
+  visibleEdgeCount: number;
   revision: number;
 }
 
+/** `appliedTo: 'edges'` filters ties by an edge attribute (an edge is also hidden when one of its ends is). */
 export type FilterArgs =
-  | { attribute: string; values: AttributeValue[] }
-  | { attribute: string; min?: number; max?: number };
+  | { attribute: string; values: AttributeValue[]; appliedTo?: 'nodes' | 'edges' }
+  | { attribute: string; min?: number; max?: number; appliedTo?: 'nodes' | 'edges' };
+
+/** layers.color / layers.size: by a node attribute, or with `appliedTo: 'edges'` the ties by an edge attribute. */
+export interface StyleArgs { attribute: string; appliedTo?: 'nodes' | 'edges' }
 
 export interface FindArgs {
   /** Attribute to test; omitted: every visible node matches (useful for paging through all of them). */

@@ -25,6 +25,7 @@ import { registerNulGuard } from './http/nul-guard.ts';
 import { withOperationId } from './http/operation-ids.ts';
 import { documentFor, isWebAppPath } from './http/openapi-documents.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
+import { loggableUrl } from './http/log-redact.ts';
 import { registerAuth } from './http/auth.ts';
 import { authFailureLimiter } from './http/auth-failures.ts';
 import { databaseCounters, redisCounters } from './store/rate-limits.ts';
@@ -43,6 +44,9 @@ import { embedContextOf } from './routes/embed/context.ts';
 import { registerWebSessions } from './http/web-session.ts';
 import { webRoutes } from './routes/web/index.ts';
 import { peopleRoutes } from './routes/people.ts';
+import { surveyRoutes } from './routes/surveys.ts';
+import { respondentRoutes } from './routes/respondent.ts';
+import { startSurveyMailer, type SurveyMailScheduler } from './domain/surveys/mailer.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
 import { NetworkExports } from './domain/networks/export.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
@@ -65,6 +69,8 @@ declare module 'fastify' {
     now: () => number;
     /** Export limits and the cache of Public exports (domain/networks/export.ts). */
     networkExports: NetworkExports;
+    /** Runs a survey e-mail pass soon (after a launch); a no-op without SMTP_URL. */
+    surveyMailer: { poke(): void };
   }
 }
 
@@ -92,7 +98,7 @@ export function loggerOptions(config: Config): Record<string, unknown> {
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggableUrl(req.url), id: req.id }),
     },
   };
 }
@@ -240,6 +246,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(metricRoutes, { prefix: '/api/v2' });
   await app.register(jobRoutes, { prefix: '/api/v2' });
   await app.register(peopleRoutes, { prefix: '/api/v2' });
+  // Survey e-mail (SMTP_URL): launch messages and reminders, each sent once (domain/surveys/mailer.ts).
+  let mailer: SurveyMailScheduler | null = null;
+  app.decorate('surveyMailer', { poke: () => mailer?.poke() });
+  app.addHook('onReady', async () => {
+    mailer = startSurveyMailer({ db: database.db, config, now: () => app.now() }, app.log);
+  });
+  app.addHook('preClose', async () => {
+    await mailer?.stop();
+  });
+  await app.register(surveyRoutes, { prefix: '/api/v2' });
+  await app.register(respondentRoutes);
   // One embedding context (shared ephemeral state: Redis or the database) for embedding and the web app.
   const embedContext = embedContextOf(app);
   await app.register(embedRoutes, { ctx: embedContext });

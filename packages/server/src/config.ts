@@ -70,6 +70,8 @@ export interface Config {
   jobs: JobsConfig;
   /** Network exports (docs/api/import-export.md "Export limits", docs/security.md "Exports"). */
   exports: ExportsConfig;
+  /** Surveys: respondent links and e-mail (docs/surveys.md, docs/api/people-and-surveys.md). */
+  surveys: SurveysConfig;
 }
 
 /** Network exports (docs/api/import-export.md "Export limits"). */
@@ -88,6 +90,20 @@ export interface ExportsConfig {
   cacheBytes: number;
   /** NETLOOM_EXPORT_CACHE_MIN_BYTES: Public exports at least this big are cached (256 KiB). */
   cacheMinBytes: number;
+}
+
+/** Surveys (docs/api/people-and-surveys.md). */
+export interface SurveysConfig {
+  /** NETLOOM_SURVEY_LINK_KEY: HMAC key of respondent links; else one generated and kept in the database (docs/security.md, "Survey links"). */
+  linkKey: string | null;
+  /** SMTP_URL (e.g. `smtp://user:pass@mail.example.com:587`): e-mail on (launch e-mails, reminders, invitations, password resets); off when absent. */
+  smtpUrl: string | null;
+  /** NETLOOM_MAIL_FROM: the From of every message (default `Netloom <no-reply@<public host>>`). */
+  mailFrom: string;
+  /** NETLOOM_SURVEY_SAVES_PER_LINK_PER_HOUR: requests one respondent link may make per hour (600). */
+  requestsPerLinkPerHour: number;
+  /** NETLOOM_SURVEY_SCHEDULER_MS: how often the e-mail scheduler looks for launch e-mails and reminders due (60 s). */
+  schedulerMs: number;
 }
 
 /** Metric jobs (docs/jobs.md). */
@@ -215,6 +231,14 @@ function planLimits(env: NodeJS.ProcessEnv, plan: Plan, pub: number, priv: numbe
   };
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** NETLOOM_TRUSTED_PROXIES: `false`/empty, `true`, a hop count, or a comma list of addresses, CIDRs and proxy-addr names. */
@@ -325,6 +349,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       workerMemoryMb: int(env, 'NETLOOM_EXPORT_WORKER_MEMORY_MB', 768, 64),
       cacheBytes: int(env, 'NETLOOM_EXPORT_CACHE_BYTES', 64 * 1024 * 1024, 0),
       cacheMinBytes: int(env, 'NETLOOM_EXPORT_CACHE_MIN_BYTES', 256 * 1024, 0),
+    },
+    surveys: {
+      linkKey: env.NETLOOM_SURVEY_LINK_KEY || null,
+      smtpUrl: env.SMTP_URL || null,
+      mailFrom: env.NETLOOM_MAIL_FROM || `Netloom <no-reply@${hostOf(env.NETLOOM_PUBLIC_URL || `http://localhost:${port}`)}>`,
+      requestsPerLinkPerHour: int(env, 'NETLOOM_SURVEY_SAVES_PER_LINK_PER_HOUR', 600, 1),
+      schedulerMs: int(env, 'NETLOOM_SURVEY_SCHEDULER_MS', 60_000, 50),
     },
     ...overrides,
   };

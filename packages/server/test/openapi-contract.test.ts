@@ -264,6 +264,51 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('GET /api/v2/employees/template', { ...as(userToken), query: { format: 'csv' } }), 200, 'template');
   expect(await api.call('DELETE /api/v2/employees/{id}', { ...as(strangerToken), params: { id: person.json._id } }), 404, 'erase in another directory');
 
+  /* ---------------------------------------------------------------- surveys, responses, respondent API (§9) */
+  const colleague = await t.user();
+  await t.member(org.id, colleague.id, 'Standard User');
+  const sq = [{ id: 'advice', type: 'relationship', text: 'Who?', rating: { labels: ["I don't know", 'Some', 'Much'], dontKnow: true } }, { id: 'office', type: 'singleChoice', text: 'Office?', options: ['N', 'S'] }];
+  const survey = expect(await api.call('POST /api/v2/surveys', { ...as(userToken), json: { name: 'Advice', questions: sq, openLink: true, minGroupSize: 3 } }), 201, 'create survey');
+  const sid2 = survey.json._id as string;
+  expect(await api.call('POST /api/v2/surveys', { ...as(userToken), json: { name: '', questions: [{ type: 'x' }] } }), 400, 'bad survey');
+  expect(await api.call('GET /api/v2/surveys', as(userToken)), 200, 'surveys');
+  expect(await api.call('GET /api/v2/surveys/{id}', { ...as(readOnly), params: { id: sid2 } }), 403, 'no surveys scope');
+  expect(await api.call('PUT /api/v2/surveys/{id}', { ...as(userToken), params: { id: sid2 }, json: { status: 'collecting' } }), 200, 'launch');
+  expect(await api.call('PUT /api/v2/surveys/{id}', { ...as(userToken), params: { id: sid2 }, json: { status: 'draft' } }), 400, 'back to draft');
+  expect(await api.call('GET /api/v2/surveys/{id}', { ...as(userToken), params: { id: sid2 } }), 200, 'survey');
+  expect(await api.call('GET /api/v2/surveys/{id}', { ...as(strangerToken), params: { id: sid2 } }), 404, 'survey of another directory');
+  expect(await api.call('POST /api/v2/surveys/{id}/copy', { ...as(userToken), params: { id: sid2 }, json: { wave: true } }), 201, 'next wave');
+  expect(await api.call('PUT /api/v2/surveys/{id}/shares', { ...as(userToken), params: { id: sid2 }, json: { email: colleague.email, permission: 'View' } }), 200, 'share survey');
+  expect(await api.call('GET /api/v2/surveys/{id}/shares', { ...as(userToken), params: { id: sid2 } }), 200, 'survey shares');
+  expect(await api.call('DELETE /api/v2/surveys/{id}/shares/{userId}', { ...as(userToken), params: { id: sid2, userId: colleague.id } }), 200, 'unshare survey');
+  const sLinks = expect(await api.call('GET /api/v2/surveys/{id}/links', { ...as(userToken), params: { id: sid2 } }), 200, 'links');
+  expect(await api.call('GET /api/v2/surveys/{id}/links', { ...as(userToken), params: { id: sid2 }, query: { format: 'csv' } }), 200, 'links CSV');
+  const p2Link = (sLinks.json.links as { employeeId: string; link: string }[]).find((l) => l.employeeId === 'P2')!.link;
+  const p2 = p2Link.split('/s/')[1];
+  expect(await api.call('GET /s/api/{token}', { params: { token: p2 } }), 200, 'respondent view');
+  expect(await api.call('GET /s/api/{token}', { params: { token: 'x'.repeat(43) } }), 404, 'guessed link');
+  expect(await api.call('GET /s/api/{token}/roster', { params: { token: p2 }, query: { q: 'pat' } }), 200, 'respondent roster');
+  expect(await api.call('PUT /s/api/{token}/answers/{questionId}', { params: { token: p2, questionId: 'advice' }, json: { value: [{ employeeId: 'P1', rating: 2 }] } }), 200, 'save answer');
+  expect(await api.call('PUT /s/api/{token}/answers/{questionId}', { params: { token: p2, questionId: 'advice' }, json: { value: [{ employeeId: 'nobody' }] } }), 400, 'bad answer');
+  expect(await api.call('PUT /s/api/{token}/answers/{questionId}', { params: { token: p2, questionId: 'office' }, json: { value: 'N' } }), 200, 'save choice');
+  expect(await api.call('DELETE /s/api/{token}/answers/{questionId}', { params: { token: p2, questionId: 'office' } }), 200, 'clear answer');
+  expect(await api.call('POST /s/api/{token}/submit', { params: { token: p2 }, json: {} }), 200, 'submit');
+  const openUrl = survey.json.openLink.url as string;
+  expect(await api.call('POST /s/api/open/{openToken}', { params: { openToken: openUrl.split('/s/open/')[1] }, json: { employeeId: 'P2' } }), 200, 'open link');
+  expect(await api.call('POST /s/api/open/{openToken}', { params: { openToken: 'y'.repeat(43) }, json: { employeeId: 'P2' } }), 404, 'unknown open link');
+  expect(await api.call('PUT /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' }, json: { answers: { office: 'S' } } }), 200, 'owner entry');
+  expect(await api.call('PUT /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' }, json: { answers: { office: 'W' } } }), 400, 'bad owner entry');
+  expect(await api.call('GET /api/v2/surveys/{id}/responses', { ...as(userToken), params: { id: sid2 } }), 200, 'responses');
+  expect(await api.call('GET /api/v2/surveys/{id}/tracking', { ...as(userToken), params: { id: sid2 } }), 200, 'tracking');
+  expect(await api.call('GET /api/v2/surveys/{id}/deliveries', { ...as(userToken), params: { id: sid2 } }), 200, 'deliveries');
+  expect(await api.call('DELETE /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' } }), 200, 'erase response');
+  expect(await api.call('POST /api/v2/surveys/{id}/links/{employeeId}/reissue', { ...as(userToken), params: { id: sid2, employeeId: 'P2' } }), 200, 'reissue');
+  expect(await api.call('GET /s/api/{token}', { params: { token: p2 } }), 410, 'revoked link');
+  expect(await api.call('POST /api/v2/surveys/{id}/links/{employeeId}/revoke', { ...as(userToken), params: { id: sid2, employeeId: 'P2' } }), 200, 'revoke');
+  expect(await api.call('PUT /api/v2/surveys/{id}', { ...as(userToken), params: { id: sid2 }, json: { status: 'completed' } }), 200, 'complete');
+  expect(await api.call('PUT /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' }, json: { answers: { office: 'S' } } }), 410, 'closed survey');
+  expect(await api.call('DELETE /api/v2/surveys/{id}', { ...as(userToken), params: { id: sid2 } }), 200, 'delete survey');
+
   /* ---------------------------------------------------------------- endings */
   expect(await api.call('DELETE /api/v2/embed/users/{externalId}/networks/{networkId}', { ...as(orgToken), params: { externalId: 'bob', networkId: netId } }), 200, 'remove grant');
   expect(await api.call('DELETE /api/v2/embed/users/{externalId}/networks/{networkId}', { ...as(orgToken), params: { externalId: 'nobody', networkId: netId } }), 404, 'remove grant of unknown');

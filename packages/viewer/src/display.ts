@@ -21,6 +21,9 @@ import { el } from './dom.ts';
 import { renderInline } from './markdown-dom.ts';
 import { nodePrograms } from './menu/programs.ts';
 import { detectSoftwareWebGL, renderProfile, type RenderProfile } from './render-profile.ts';
+import { LabelPriority, nodeDegrees } from './label-priority.ts';
+import { buildAdjacency, fadeColor, FADED_EDGE_COLOR, type Adjacency } from './focus.ts';
+import { formatValue } from './format.ts';
 
 const ANIMATION_MS = 400;
 /** The attributes of every network edge in the graph (see the constructor). */
@@ -43,6 +46,10 @@ function race(p: Promise<void>, signal: AbortSignal): Promise<void> {
 function sameDisplay(a: Display, b: Display): boolean {
   if (a.hidden.length !== b.hidden.length) return false;
   for (let i = 0; i < a.hidden.length; i++) if (a.hidden[i] !== b.hidden[i] || a.color[i] !== b.color[i] || a.size[i] !== b.size[i]) return false;
+  if ((a.edgeColor === null) !== (b.edgeColor === null) || (a.edgeSize === null) !== (b.edgeSize === null)) return false;
+  for (let k = 0; k < a.edgeHidden.length; k++) {
+    if (a.edgeHidden[k] !== b.edgeHidden[k] || a.edgeColor?.[k] !== b.edgeColor?.[k] || a.edgeSize?.[k] !== b.edgeSize?.[k]) return false;
+  }
   return true;
 }
 
@@ -55,6 +62,8 @@ export class SigmaDisplay implements DisplayPort {
   #sigmaRefresh: Sigma['refresh'];
   /** Programs and move-time shortcuts chosen for this network and WebGL (render-profile.ts). */
   readonly profile: RenderProfile;
+  /** Which labels are drawn first (label-priority.ts); its mode follows the label setting (menu/drawing.ts). */
+  readonly labelPriority: LabelPriority;
 
   #details: HTMLElement;
   #legend: HTMLElement;
@@ -65,6 +74,12 @@ export class SigmaDisplay implements DisplayPort {
   decorateEdge: ((edge: string, data: Record<string, unknown>) => Record<string, unknown>) | null = null;
   /** Returns true when the decorations changed (a full sigma refresh is needed). */
   beforeRefresh: (() => boolean) | null = null;
+  /** A neighbour picked in the details card (main.ts selects it through the engine's queue). */
+  onPickNode: ((index: number) => void) | null = null;
+  /** Ego focus (focus.ts): the one selected node, its neighbours and its edges; null with 0 or 2+ selected. */
+  #focus: { center: number; near: Set<number>; edges: Set<number> } | null = null;
+  #adjacency: Adjacency | null = null;
+  #degrees: ReturnType<typeof nodeDegrees> | null = null;
 
   constructor(root: HTMLElement, model: NetworkModel, opts: { softwareWebGL?: boolean } = {}) {
     this.#model = model;
@@ -124,14 +139,43 @@ export class SigmaDisplay implements DisplayPort {
         data.highlighted = selected;
         data.forceLabel = selected;
         data.zIndex = selected ? 1 : 0;
+        const f = this.#focus;
+        if (f && !selected) {
+          if (f.near.has(i)) {
+            data.forceLabel = true;
+            data.zIndex = 1;
+          } else {
+            data.color = fadeColor(data.color);
+            data.label = null;
+          }
+        }
         return this.decorateNode ? this.decorateNode(node, data) as typeof data : data;
       },
-      edgeReducer: (edge, data) => (this.decorateEdge ? this.decorateEdge(edge, data) as typeof data : data),
+      edgeReducer: (edge, data) => {
+        // Ties (edge layers, layers.ts): filter, colour and thickness by an edge attribute. Edge keys are
+        // the model's edge indices; roll-up edges have other keys and keep their own data.
+        const d = this.#display;
+        const k = Number(edge);
+        if (d && Number.isInteger(k) && k < d.edgeHidden.length && edge === String(k)) {
+          if (d.edgeHidden[k] || d.edgeColor || d.edgeSize) {
+            data = { ...data };
+            if (d.edgeHidden[k]) data.hidden = true;
+            if (d.edgeColor) data.color = d.edgeColor[k];
+            if (d.edgeSize) data.size = d.edgeSize[k];
+          }
+        }
+        const out = this.decorateEdge ? this.decorateEdge(edge, data) as typeof data : data;
+        const f = this.#focus;
+        if (!f) return out;
+        if (Number.isInteger(k) && f.edges.has(k)) return { ...out, zIndex: 1 };
+        return { ...out, color: typeof out.color === 'string' ? fadeColor(out.color, 0.75) : FADED_EDGE_COLOR, zIndex: 0 };
+      },
     });
     // Sigma calls refresh() without arguments, after creation, only from its mouse captor when a drag pan
     // ends with hideEdgesOnMove on — a full re-process (seconds at 100k/500k) just to draw the edges
     // again. A render does that ("it could be possible to render instead", says sigma's comment there).
     // Our own full refreshes go through fullRefresh().
+    this.labelPriority = new LabelPriority(this.renderer, model);
     const sigmaRefresh = this.renderer.refresh.bind(this.renderer);
     this.#sigmaRefresh = sigmaRefresh;
     this.renderer.refresh = (opts) => {
@@ -148,8 +192,12 @@ export class SigmaDisplay implements DisplayPort {
     this.#selected = new Set(selected);
     const decorated = this.beforeRefresh?.() ?? false;
     const displayChanged = before !== display && !(before && sameDisplay(before, display));
+    const focusChanged = this.#updateFocus(selected);
     if (decorated || displayChanged) this.fullRefresh();
-    else {
+    else if (focusChanged) {
+      // Focus on, off or moved: every node's and edge's colour may change (no re-indexing).
+      this.renderer.refresh({ partialGraph: { nodes: this.graph.nodes(), edges: this.graph.edges() }, skipIndexation: true });
+    } else {
       // Only the nodes whose selection changed: their data again, in place (no re-indexing). Selected
       // nodes are highlighted, so sigma draws them on its hover layer above the others.
       const nodes: string[] = [];
@@ -169,6 +217,26 @@ export class SigmaDisplay implements DisplayPort {
     this.#sigmaRefresh();
   }
 
+  /** True when the focus changed (another centre, or on/off). */
+  #updateFocus(selected: readonly number[]): boolean {
+    const center = selected.length === 1 ? selected[0] : null;
+    if ((this.#focus?.center ?? null) === center) return false;
+    if (center === null) {
+      this.#focus = null;
+      return true;
+    }
+    this.#adjacency ??= buildAdjacency(this.#model);
+    this.#focus = { center, near: new Set(this.#adjacency.neighbours(center)), edges: new Set(this.#adjacency.edgesOf(center)) };
+    return true;
+  }
+
+  /** The focused node's neighbours (visible ones), by label. */
+  neighbours(i: number): number[] {
+    this.#adjacency ??= buildAdjacency(this.#model);
+    const hidden = this.#display?.hidden;
+    return this.#adjacency.neighbours(i).filter((j) => !hidden?.[j]).sort((a, b) => this.#model.labels[a].localeCompare(this.#model.labels[b], 'en', { numeric: true }));
+  }
+
   #renderDetails(i: number | null): void {
     const box = this.#details;
     box.replaceChildren();
@@ -179,11 +247,35 @@ export class SigmaDisplay implements DisplayPort {
     box.hidden = false;
     box.append(renderInline(parseInline(this.#model.labels[i]), el('h2', 'nl-title')));
     const dl = el('dl');
+    this.#degrees ??= nodeDegrees(this.#model);
+    const d = this.#degrees;
+    const degreeText = this.#model.directed ? `${d.degree[i]} (in ${d.inDegree[i]}, out ${d.outDegree[i]})` : String(d.degree[i]);
+    const dd = el('dd', undefined, degreeText);
+    dd.dataset.degree = String(d.degree[i]);
+    dl.append(el('dt', undefined, 'Degree'), dd);
     for (const [k, v] of Object.entries(this.#model.attributes[i])) {
       if (k.startsWith('_') || k === 'name') continue; // `_` attributes are usable but not shown
-      dl.append(renderInline(parseInline(k), el('dt')), renderInline(parseInline(String(v)), el('dd')));
+      // Numbers to 4 significant digits (format.ts); the full value on hover and in every export.
+      const value = renderInline(parseInline(formatValue(v)), el('dd'));
+      if (typeof v === 'number') value.title = String(v);
+      dl.append(renderInline(parseInline(k), el('dt')), value);
     }
     box.append(dl);
+    const near = this.neighbours(i);
+    const list = el('ul', 'nl-neighbours');
+    list.setAttribute('aria-label', 'Neighbours');
+    for (const j of near.slice(0, 200)) {
+      const b = el('button', 'nl-link', this.#model.labels[j]);
+      b.type = 'button';
+      b.dataset.nodeId = this.#model.ids[j];
+      b.addEventListener('click', () => this.onPickNode?.(j));
+      const li = el('li');
+      li.append(b);
+      list.append(li);
+    }
+    const head = el('h3', 'nl-details-sub', `Neighbours (${near.length})`);
+    box.append(head, near.length ? list : el('p', 'nl-hint', 'No neighbours.'));
+    if (near.length > 200) box.append(el('p', 'nl-hint', `The first 200 of ${near.length} are listed.`));
     const img = this.#model.images[i];
     if (img) {
       const im = el('img', 'nl-image');
@@ -194,21 +286,48 @@ export class SigmaDisplay implements DisplayPort {
     }
   }
 
+  /**
+   * The legend: node colours (values some visible node has), tie colours and thickness, and the active
+   * filters with what they leave ("42 of 60 nodes").
+   */
   #renderLegend(display: Display): void {
     const box = this.#legend;
     box.replaceChildren();
-    if (!display.legend) {
+    const m = this.#model;
+    if (!display.legend && !display.edgeLegend && !display.edgeSizeLegend && display.filters.length === 0) {
       box.hidden = true;
       return;
     }
     box.hidden = false;
-    box.append(el('div', 'nl-legend-title', display.legend.attribute));
-    for (const entry of display.legend.entries) {
-      const row = el('div', 'nl-legend-row');
-      const swatch = el('span', 'nl-swatch');
-      swatch.style.background = entry.color;
-      row.append(swatch, el('span', undefined, entry.label));
-      box.append(row);
+    const rows = (legend: NonNullable<Display['legend']>, title: string, kind: 'node' | 'edge') => {
+      const section = el('div', 'nl-legend-section');
+      section.dataset.legend = kind;
+      section.append(el('div', 'nl-legend-title', title));
+      for (const entry of legend.entries) {
+        const row = el('div', 'nl-legend-row');
+        const swatch = el('span', kind === 'edge' ? 'nl-swatch nl-swatch-line' : 'nl-swatch');
+        swatch.style.background = entry.color;
+        row.append(swatch, el('span', undefined, entry.label));
+        section.append(row);
+      }
+      box.append(section);
+    };
+    if (display.legend) rows(display.legend, display.legend.attribute, 'node');
+    if (display.edgeLegend) rows(display.edgeLegend, `Ties: ${display.edgeLegend.attribute}`, 'edge');
+    if (display.edgeSizeLegend) {
+      const s = display.edgeSizeLegend;
+      const section = el('div', 'nl-legend-section');
+      section.dataset.legend = 'edge-size';
+      section.append(el('div', 'nl-legend-title', `Tie thickness: ${s.attribute}`), el('div', 'nl-legend-row', `thin ${formatValue(s.min)} → thick ${formatValue(s.max)}`));
+      box.append(section);
+    }
+    if (display.filters.length) {
+      const section = el('div', 'nl-legend-section');
+      section.dataset.legend = 'filters';
+      section.append(el('div', 'nl-legend-title', 'Filters'));
+      for (const f of display.filters) section.append(el('div', 'nl-legend-row', f));
+      section.append(el('div', 'nl-legend-row nl-legend-count', `${display.visibleCount.toLocaleString('en')} of ${m.ids.length.toLocaleString('en')} nodes, ${display.visibleEdgeCount.toLocaleString('en')} of ${m.edges.length.toLocaleString('en')} edges shown`));
+      box.append(section);
     }
   }
 

@@ -43,7 +43,7 @@ export type Emit = (name: EventName, payload: Record<string, unknown>) => void;
 
 type Handler = (args: Record<string, unknown>, ctx: { signal: AbortSignal; id: string }) => Promise<unknown> | unknown;
 
-const DEFAULT_DISPLAY_SETTINGS: EmbedView['display'] = { backgroundColor: '#ffffff', showLabels: 'always', showEdges: true };
+const DEFAULT_DISPLAY_SETTINGS: EmbedView['display'] = { backgroundColor: '#ffffff', showLabels: 'auto', showEdges: true };
 
 function noExtraKeys(args: Record<string, unknown>, allowed: string[], command: string): void {
   for (const k of Object.keys(args)) if (!allowed.includes(k)) throw new CommandError('INVALID_ARGS', `${command}: unknown argument ${k}`);
@@ -107,6 +107,7 @@ export class ViewerEngine {
       layers: this.layers.map((l) => ({ ...l })),
       selectedNodeIds: this.selected.map((i) => this.model.ids[i]),
       visibleNodeCount: this.display.visibleCount,
+      visibleEdgeCount: this.display.visibleEdgeCount,
       revision: this.revision,
     };
   }
@@ -152,6 +153,18 @@ export class ViewerEngine {
         if (index !== null) this.emit('node.clicked', { nodeId: this.model.ids[index] });
         this.#setSelection(index === null ? [] : [index], 'viewer.click');
       },
+    }).catch(() => undefined);
+  }
+
+  /**
+   * The viewer selected a node by other means than a canvas click (a neighbour in the details card), or
+   * cleared the selection (Escape): `selection.changed` only, no `node.clicked`.
+   */
+  viewerSelect(index: number | null, reason: string): Promise<void> {
+    return this.queue.enqueue({
+      id: `viewer-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+      source: 'viewer',
+      run: () => this.#setSelection(index === null ? [] : [index], reason),
     }).catch(() => undefined);
   }
 

@@ -170,6 +170,18 @@ async function load(): Promise<void> {
       activity();
       if (e.selected.length) void e.viewerClick(null);
     });
+    // The details card's neighbour list moves the focus; Escape clears it (unless a panel field has the key).
+    display.onPickNode = (i) => {
+      activity();
+      void e.viewerSelect(i, 'viewer.neighbour');
+    };
+    document.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'Escape' || !e.selected.length) return;
+      const t = ev.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+      activity();
+      void e.viewerSelect(null, 'viewer.escape');
+    });
     let moveTimer: ReturnType<typeof setTimeout> | null = null;
     display.renderer.getCamera().on('updated', () => {
       if (display.animating) return;

@@ -50,6 +50,8 @@ export interface NetworkModel {
   positioned: boolean;
   /** Node attribute name → type (`number` when every present value is a Number). Sorted by name. */
   nodeAttributeTypes: Map<string, AttributeType>;
+  /** Edge attribute name → type, as for nodes (ties: weight, kind, …). Sorted by name. */
+  edgeAttributeTypes: Map<string, AttributeType>;
 }
 
 const NO_ATTRIBUTES: Attributes = Object.freeze({}) as Attributes;
@@ -102,14 +104,23 @@ export function buildModel(input: { networkId: string; name: string; directed?: 
     [x[i], y[i]] = circlePoint(k, missing.length);
   });
   const edges: ModelEdge[] = [];
+  const edgeTypes = new Map<string, AttributeType>();
   for (const e of input.json.edges ?? []) {
     const s = index.get(String(e.source));
     const t = index.get(String(e.target));
     if (s === undefined || t === undefined) continue;
     // Most edges carry no attributes: they share one frozen empty object (500k fewer objects at 500k edges).
-    edges.push({ id: String(e.id), source: s, target: t, attributes: e.attributes ? cleanAttributes(e.attributes) : NO_ATTRIBUTES });
+    const attrs = e.attributes ? cleanAttributes(e.attributes) : NO_ATTRIBUTES;
+    for (const k in attrs) {
+      const v = attrs[k];
+      const ty: AttributeType = typeof v === 'number' ? 'number' : 'string';
+      const prev = edgeTypes.get(k);
+      if (prev !== ty) edgeTypes.set(k, prev === undefined ? ty : 'string');
+    }
+    edges.push({ id: String(e.id), source: s, target: t, attributes: attrs });
   }
-  const sortedTypes = new Map([...types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const byName = ([a]: [string, AttributeType], [b]: [string, AttributeType]) => (a < b ? -1 : a > b ? 1 : 0);
+  const sortedTypes = new Map([...types].sort(byName));
   return {
     networkId: input.networkId,
     name: input.name,
@@ -124,6 +135,7 @@ export function buildModel(input: { networkId: string; name: string; directed?: 
     edges,
     positioned: missing.length === 0,
     nodeAttributeTypes: sortedTypes,
+    edgeAttributeTypes: new Map([...edgeTypes].sort(byName)),
   };
 }
 

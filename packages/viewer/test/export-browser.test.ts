@@ -14,7 +14,10 @@ import type { Download, Page } from 'playwright-core';
 import { MultiDirectedGraph } from 'graphology';
 import { parse as parseGexf } from 'graphology-gexf';
 import ExcelJS from 'exceljs';
-import { decodePng } from './png.ts';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { countColor, decodePng, type Image } from './png.ts';
 import { sdk, skipBrowser as skip, startBrowserEnv, viewerFrame, type BrowserEnv } from './helpers/browser-env.ts';
 import type { Inspect } from '../src/inspect.ts';
 
@@ -41,6 +44,12 @@ after(async () => {
   await env?.close();
 });
 
+function crop(im: Image, x0: number, y0: number, w: number, h: number): Image {
+  const data = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++) data.set(im.data.subarray(((y0 + y) * im.width + x0) * 4, ((y0 + y) * im.width + x0 + w) * 4), y * w * 4);
+  return { width: w, height: h, data };
+}
+
 /** Clicks an Export item; returns the download (from the download window the click opened) and its bytes. */
 async function download(page: Page, kind: string): Promise<{ d: Download; bytes: Buffer }> {
   const f = page.frameLocator('#viewer iframe');
@@ -58,6 +67,8 @@ test('each Export item downloads a file that parses and holds the visible networ
   const page = await env.open(await env.session('export-1', networkId));
   assert.equal(await page.locator('#viewer iframe').getAttribute('sandbox'), 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox');
   assert.equal((await sdk(page, 'layers.filter', { attribute: 'team', values: ['Eng', 'Ops'] })).ok, true);
+  // A colour layer: teams in the palette's order of frequency, then name (10 each): Eng #3cb44b, Ops #4363d8.
+  assert.equal((await sdk(page, 'layers.color', { attribute: 'team' })).ok, true);
   const visible = network().nodes.filter((n) => n.attributes.team === 'Eng' || n.attributes.team === 'Ops');
   const ids = new Set(visible.map((n) => n.id));
   const visibleEdges = network().edges.filter((e) => ids.has(e.source) && ids.has(e.target));
@@ -76,6 +87,18 @@ test('each Export item downloads a file that parses and holds the visible networ
   let painted = 0;
   for (let k = 0; k < img.data.length; k += 4) if (img.data[k] < 200) painted++;
   assert.ok(painted > 500, 'nodes and edges are drawn');
+  // The legend (on by default) in the bottom-left corner: its box and the Eng/Ops swatches are there;
+  // with "Include the legend" off that corner is the drawing only.
+  const corner = (im: Image) => crop(im, 0, im.height - 220, 260, 220);
+  const withLegend = corner(img);
+  await f.locator('input[data-option="legend"]').uncheck();
+  const without = corner(decodePng((await download(page, 'png')).bytes));
+  await f.locator('input[data-option="legend"]').check();
+  const swatches = (im: Image) => countColor(im, '#3cb44b', 30) + countColor(im, '#4363d8', 30);
+  const frame = (im: Image) => countColor(im, '#e4e7ec', 6);
+  assert.ok(frame(withLegend) > 200, `the legend's border (${frame(withLegend)} px)`);
+  assert.ok(swatches(withLegend) > swatches(without) + 100, `legend swatches: ${swatches(withLegend)} vs ${swatches(without)} without the legend`);
+  assert.ok(frame(without) < frame(withLegend) / 4, 'no legend box when switched off');
 
   // SVG: well-formed (the browser's XML parser), one circle per visible node, finite coordinates.
   const svg = (await download(page, 'svg')).bytes.toString('utf8');
@@ -85,8 +108,13 @@ test('each Export item downloads a file that parses and holds the visible networ
     return { error: doc.querySelector('parsererror')?.textContent ?? null, circles: circles.length, finite: circles.every((c) => ['cx', 'cy', 'r'].every((a) => Number.isFinite(Number(c.getAttribute(a))))) };
   }, svg);
   assert.equal(check.error, null);
-  assert.equal(check.circles, visible.length);
+  // One circle per visible node, plus the legend's two swatches.
+  assert.equal(check.circles, visible.length + 2);
   assert.equal(check.finite, true);
+  // Directed network: every edge ends in an arrowhead marker; the legend is drawn.
+  assert.match(svg, /<marker id="nl-arrow-0"[^>]*orient="auto"/);
+  assert.equal((svg.match(/<line [^>]*marker-end="url\(#nl-arrow-\d+\)"/g) ?? []).length, visibleEdges.length);
+  assert.match(svg, /<g class="legend"[\s\S]*>TEAM<\/text>[\s\S]*>Eng<\/text>/);
 
   // CSV: the visible node table.
   const csv = (await download(page, 'csv')).bytes.toString('utf8').trim().split('\r\n');
@@ -101,6 +129,19 @@ test('each Export item downloads a file that parses and holds the visible networ
   assert.equal(gexf.getNodeAttribute('n1', 'team'), 'Eng');
   assert.equal(gexf.getNodeAttribute('n1', 'score'), 1);
   assert.ok(gexf.nodes().every((n) => Number.isFinite(gexf.getNodeAttribute(n, 'x'))));
+  // Colours as r g b a (NetworkX 3.6 cannot read `hex`): NetworkX reads the file with every colour.
+  const gexfText = gexfBytes.toString('utf8');
+  assert.match(gexfText, /<viz:color r="60" g="180" b="75" a="1"\/>/);
+  assert.doesNotMatch(gexfText, /hex=/);
+  const file = join(tmpdir(), `netloom-explore-${process.pid}.gexf`);
+  writeFileSync(file, gexfBytes);
+  const read = JSON.parse(execFileSync('python3', ['-c', `import json, sys, networkx as nx
+g = nx.read_gexf(sys.argv[1])
+print(json.dumps({"version": nx.__version__, "nodes": g.number_of_nodes(), "edges": g.number_of_edges(), "colors": {n: d["viz"]["color"] for n, d in g.nodes(data=True)}}))`, file], { encoding: 'utf8' })) as { version: string; nodes: number; edges: number; colors: Record<string, { r: number; g: number; b: number; a: number }> };
+  assert.equal(read.nodes, visible.length, `NetworkX ${read.version}`);
+  assert.equal(read.edges, visibleEdges.length);
+  assert.deepEqual(read.colors.n1, { r: 60, g: 180, b: 75, a: 1 }, 'Eng');
+  assert.deepEqual(read.colors.n2, { r: 67, g: 99, b: 216, a: 1 }, 'Ops');
 
   // Excel: Nodes (Name = id, X, Y, attributes; `name` as `name [text]`, numeric-looking texts as text), Edges, Network.
   const wb = new ExcelJS.Workbook();

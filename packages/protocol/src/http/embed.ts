@@ -234,7 +234,7 @@ const LayerSchema = Type.Object(
   {
     id: Type.String(),
     operation: Type.String({ description: '`Filter`, `Color`, `Size`, `Calculate`, ...' }),
-    appliedTo: Type.Optional(Type.Literal('nodes')),
+    appliedTo: Type.Optional(literals(['nodes', 'edges'] as const, { description: '`nodes`, or `edges` for a layer on ties by an edge attribute' })),
     attribute: Type.Optional(Type.String()),
     attType: Type.Optional(literals(['string', 'number'] as const)),
     hidden: Type.Optional(Type.Boolean()),

@@ -22,6 +22,7 @@ import { WEB_SCHEMAS } from './web.ts';
 import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
 import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
 import { PEOPLE_SCHEMAS } from './people.ts';
+import { SURVEY_SCHEMAS } from './surveys.ts';
 import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export * from './ref.ts';
@@ -38,6 +39,7 @@ export * from './web.ts';
 export * from './web-networks.ts';
 export * from './web-jobs.ts';
 export * from './people.ts';
+export * from './surveys.ts';
 export * from './formats.ts';
 export * from './permissions.ts';
 export * from './paths.ts';
@@ -63,4 +65,5 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ...WEB_JOB_SCHEMAS,
   ...CONSOLE_SCHEMAS,
   ...PEOPLE_SCHEMAS,
+  ...SURVEY_SCHEMAS,
 ];

@@ -536,6 +536,14 @@ export interface SurveyDeliveriesTable {
   error: string | null;
 }
 
+/** Hashes of respondent links that were revoked or re-issued (0011): such a link answers LINK_REVOKED, not "not found". */
+export interface SurveyLinkHistoryTable {
+  hash: string;
+  survey_id: string;
+  employee_id: string;
+  revoked_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -573,4 +581,5 @@ export interface Database {
   survey_respondents: SurveyRespondentsTable;
   survey_answers: SurveyAnswersTable;
   survey_deliveries: SurveyDeliveriesTable;
+  survey_link_history: SurveyLinkHistoryTable;
 }

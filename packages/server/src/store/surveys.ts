@@ -43,7 +43,7 @@ export async function updateSurveyIfStatus(db: Kysely<Database>, id: string, fro
 }
 
 export async function deleteSurvey(db: Kysely<Database>, id: string): Promise<void> {
-  for (const t of ['survey_deliveries', 'survey_answers', 'survey_respondents', 'survey_shares', 'survey_versions'] as const) await db.deleteFrom(t).where('survey_id', '=', id).execute();
+  for (const t of ['survey_deliveries', 'survey_answers', 'survey_respondents', 'survey_shares', 'survey_versions', 'survey_link_history'] as const) await db.deleteFrom(t).where('survey_id', '=', id).execute();
   await db.deleteFrom('surveys').where('id', '=', id).execute();
 }
 
@@ -256,4 +256,21 @@ export async function deleteRespondentEverywhere(db: Kysely<Database>, surveyIds
   const answering = await db.selectFrom('survey_respondents').select('survey_id').where('survey_id', 'in', surveyIds).where('employee_id', '=', employeeId).where('status', '!=', 'notStarted').execute();
   await db.deleteFrom('survey_respondents').where('survey_id', 'in', surveyIds).where('employee_id', '=', employeeId).execute();
   return { answers: Number(a.numDeletedRows), respondents: answering.length };
+}
+
+/* -------------------------------------------------------------- link history */
+
+export async function insertLinkHistory(db: Kysely<Database>, row: { hash: string; survey_id: string; employee_id: string; revoked_at: string }): Promise<void> {
+  await db.insertInto('survey_link_history').values(row).onConflict((oc) => oc.column('hash').doNothing()).execute();
+}
+
+export async function isRevokedLink(db: Kysely<Database>, hash: string): Promise<boolean> {
+  return (await db.selectFrom('survey_link_history').select('hash').where('hash', '=', hash).executeTakeFirst()) !== undefined;
+}
+
+export async function deleteLinkHistory(db: Kysely<Database>, surveyIds: readonly string[], employeeId?: string): Promise<void> {
+  if (surveyIds.length === 0) return;
+  let q = db.deleteFrom('survey_link_history').where('survey_id', 'in', surveyIds);
+  if (employeeId !== undefined) q = q.where('employee_id', '=', employeeId);
+  await q.execute();
 }

@@ -8,7 +8,7 @@ import Sigma from 'sigma';
 
 const LAYERS = ['edges', 'nodes', 'edgeLabels', 'labels', 'hovers', 'hoverNodes'];
 
-function compose(canvases: Record<string, HTMLCanvasElement>, background: string): Promise<Blob | null> {
+function compose(canvases: Record<string, HTMLCanvasElement>, background: string, overlay?: (g: CanvasRenderingContext2D, size: { width: number; height: number }) => void): Promise<Blob | null> {
   const first = canvases.nodes ?? Object.values(canvases)[0];
   if (!first) return Promise.resolve(null);
   const out = document.createElement('canvas');
@@ -19,16 +19,21 @@ function compose(canvases: Record<string, HTMLCanvasElement>, background: string
   g.fillStyle = background;
   g.fillRect(0, 0, out.width, out.height);
   for (const k of LAYERS) if (canvases[k]) g.drawImage(canvases[k], 0, 0, out.width, out.height);
+  overlay?.(g, { width: out.width, height: out.height });
   return new Promise((res) => out.toBlob(res, 'image/png'));
 }
 
-export async function renderPng(renderer: Sigma, opts: { scale: number; background: string }): Promise<Blob | null> {
+/** `overlay` draws over the picture (the legend, export/legend.ts); it gets the picture's scale. */
+export async function renderPng(renderer: Sigma, opts: { scale: number; background: string; overlay?: (g: CanvasRenderingContext2D, size: { width: number; height: number }, scale: number) => void }): Promise<Blob | null> {
   const scale = Math.max(1, Math.min(8, opts.scale));
   if (scale === 1) {
     // WebGL buffers are only readable in the task that drew them: draw now (an empty partial refresh
     // renders at once without re-processing), then copy.
     renderer.refresh({ partialGraph: { nodes: [] }, skipIndexation: true });
-    return compose(renderer.getCanvases(), opts.background);
+    // Canvases are in device pixels: the legend scales with the device pixel ratio.
+    const first = renderer.getCanvases().nodes;
+    const ratio = first ? first.width / renderer.getDimensions().width : 1;
+    return compose(renderer.getCanvases(), opts.background, opts.overlay && ((g, size) => opts.overlay?.(g, size, ratio)));
   }
   const { width, height } = renderer.getDimensions();
   const box = document.createElement('div');
@@ -53,7 +58,9 @@ export async function renderPng(renderer: Sigma, opts: { scale: number; backgrou
   try {
     copy.getCamera().setState(renderer.getCamera().getState());
     copy.refresh();
-    return await compose(copy.getCanvases(), opts.background);
+    const first = copy.getCanvases().nodes;
+    const ratio = first ? first.width / (width * scale) : 1;
+    return await compose(copy.getCanvases(), opts.background, opts.overlay && ((g, size) => opts.overlay?.(g, size, scale * ratio)));
   } finally {
     copy.kill();
     box.remove();

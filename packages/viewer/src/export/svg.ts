@@ -47,7 +47,11 @@ function shapeElement(shape: Shape | undefined, x: number, y: number, s: number,
   }
 }
 
-export function toSvg(opts: { nodes: SvgNode[]; edges: SvgEdge[]; width?: number; height?: number; background?: string; showEdges?: boolean; showLabels?: boolean; labelSize?: number; edgeColor?: string }): string {
+/**
+ * `directed`: each edge ends in an arrowhead at the target's disc (one marker per edge colour, so the
+ * head has its edge's colour). `legend`: an SVG group drawn last (export/legend.ts).
+ */
+export function toSvg(opts: { nodes: SvgNode[]; edges: SvgEdge[]; width?: number; height?: number; background?: string; showEdges?: boolean; showLabels?: boolean; labelSize?: number; edgeColor?: string; directed?: boolean; legend?: (height: number) => string }): string {
   const width = opts.width ?? 1000;
   const height = opts.height ?? 800;
   const pad = 40;
@@ -68,14 +72,34 @@ export function toSvg(opts: { nodes: SvgNode[]; edges: SvgEdge[]; width?: number
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`);
   out.push(`<rect width="100%" height="100%" fill="${escapeXml(opts.background ?? '#ffffff')}"/>`);
   if (opts.showEdges !== false) {
-    out.push(`<g stroke-linecap="round">`);
+    const markers = new Map<string, string>();
+    const lines: string[] = [];
     for (const e of opts.edges) {
       const s = opts.nodes[e.source];
       const t = opts.nodes[e.target];
       if (!s || !t) continue;
-      out.push(`<line x1="${r2(px(s.x))}" y1="${r2(py(s.y))}" x2="${r2(px(t.x))}" y2="${r2(py(t.y))}" stroke="${escapeXml(e.color ?? opts.edgeColor ?? '#c3c8d4')}" stroke-width="${r2(e.size ?? 1)}"/>`);
+      const color = e.color ?? opts.edgeColor ?? '#c3c8d4';
+      let [x2, y2] = [px(t.x), py(t.y)];
+      let marker = '';
+      if (opts.directed) {
+        // The line stops at the target's disc; the arrowhead (markerUnits = strokeWidth) sits there.
+        const [x1, y1] = [px(s.x), py(s.y)];
+        const len = Math.hypot(x2 - x1, y2 - y1);
+        if (len > t.size) {
+          x2 -= ((x2 - x1) / len) * t.size;
+          y2 -= ((y2 - y1) / len) * t.size;
+        }
+        if (!markers.has(color)) markers.set(color, `nl-arrow-${markers.size}`);
+        marker = ` marker-end="url(#${markers.get(color)})"`;
+      }
+      lines.push(`<line x1="${r2(px(s.x))}" y1="${r2(py(s.y))}" x2="${r2(x2)}" y2="${r2(y2)}" stroke="${escapeXml(color)}" stroke-width="${r2(e.size ?? 1)}"${marker}/>`);
     }
-    out.push(`</g>`);
+    if (markers.size) {
+      out.push('<defs>');
+      for (const [color, id] of markers) out.push(`<marker id="${id}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" markerUnits="strokeWidth" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="${escapeXml(color)}"/></marker>`);
+      out.push('</defs>');
+    }
+    out.push(`<g stroke-linecap="round">`, ...lines, `</g>`);
   }
   out.push(`<g>`);
   for (const n of opts.nodes) out.push(shapeElement(n.shape, px(n.x), py(n.y), n.size, n.color));
@@ -86,6 +110,8 @@ export function toSvg(opts: { nodes: SvgNode[]; edges: SvgEdge[]; width?: number
     for (const n of opts.nodes) if (n.label) out.push(`<text x="${r2(px(n.x) + n.size + 3)}" y="${r2(py(n.y) + size / 3)}">${escapeXml(n.label)}</text>`);
     out.push(`</g>`);
   }
+  const legend = opts.legend?.(height);
+  if (legend) out.push(legend);
   out.push(`</svg>`);
   return out.join('\n') + '\n';
 }

@@ -42,7 +42,7 @@ function attributeNames(rows: Record<string, unknown>[]): string[] {
   return [...names].sort();
 }
 
-export function workbookSheets(model: NetworkModel, opts: { hidden: Uint8Array; x: ArrayLike<number>; y: ArrayLike<number>; description?: string }): Sheets {
+export function workbookSheets(model: NetworkModel, opts: { hidden: Uint8Array; x: ArrayLike<number>; y: ArrayLike<number>; description?: string; edgeHidden?: Uint8Array }): Sheets {
   const visible = model.ids.map((_, i) => i).filter((i) => !opts.hidden[i]);
   const nodeAttrs = attributeNames(visible.map((i) => model.attributes[i]));
   const hasImage = visible.some((i) => model.images[i]);
@@ -53,7 +53,7 @@ export function workbookSheets(model: NetworkModel, opts: { hidden: Uint8Array; 
   for (const i of visible) {
     nodes.push([model.ids[i], opts.x[i], opts.y[i], ...(hasImage ? [model.images[i]] : []), ...nodeAttrs.map((k) => model.attributes[i][k] ?? null)]);
   }
-  const edges = model.edges.filter((e) => !opts.hidden[e.source] && !opts.hidden[e.target]);
+  const edges = model.edges.filter((e, k) => !opts.hidden[e.source] && !opts.hidden[e.target] && !opts.edgeHidden?.[k]);
   const edgeAttrs = attributeNames(edges.map((e) => e.attributes));
   const edgeRows: Row[] = [['Source', 'Target', 'Id', ...edgeAttrs.map((k) => columnHeader(k, EDGE_RESERVED, edges.map((e) => e.attributes[k])))]];
   for (const e of edges) edgeRows.push([model.ids[e.source], model.ids[e.target], e.id, ...edgeAttrs.map((k) => e.attributes[k] ?? null)]);

@@ -1,6 +1,7 @@
 /** Panels that change how nodes are drawn: Shapes, Roll-up and Settings (read-only layers or display settings, as viewer tasks). */
 import { attributesByType, defaultFilterAttribute, isLabelAttribute } from './attrs.ts';
 import { button, empty, field, h, select, type PanelHost } from './kit.ts';
+import { labelSizeField } from './layer-panels.ts';
 import { rollupLayer } from './rollup.ts';
 import { shapeLayer, SHAPES } from './shapes.ts';
 
@@ -54,11 +55,7 @@ export function settingsPanel(host: PanelHost, b: HTMLElement): void {
   const bg = h('input', { type: 'color', class: 'nl-color', value: /^#[0-9a-f]{6}$/i.test(e.displaySettings.backgroundColor) ? e.displaySettings.backgroundColor : '#ffffff', 'aria-label': 'Background color' });
   bg.addEventListener('change', () => void setSettings(host, { backgroundColor: bg.value }));
   const edges = h('input', { type: 'checkbox', checked: e.displaySettings.showEdges !== false, 'aria-label': 'Show edges', onchange: () => void setSettings(host, { showEdges: edges.checked }) });
-  const size = h('input', { type: 'range', class: 'nl-range-single', min: 8, max: 24, value: host.drawing.labelSize, 'aria-label': 'Label size' });
-  size.addEventListener('change', () => void host.task('display.labelSize', () => {
-    host.drawing.labelSize = Number(size.value);
-  }));
-  b.append(field('Background', bg), h('label', { class: 'nl-check' }, edges, h('span', {}, 'Show edges')), field('Label size', size, 'This session only.'));
+  b.append(field('Background', bg), h('label', { class: 'nl-check' }, edges, h('span', {}, 'Show edges')), labelSizeField(host));
 }
 
 export function setSettings(host: PanelHost, change: Partial<{ backgroundColor: string; showEdges: boolean }>): Promise<void> {

@@ -13,8 +13,15 @@ import { MAX_SIZE, MIN_SIZE } from '../layers.ts';
 import { activeLayer, assignShapes, type ShapeAssignment } from './shapes.ts';
 import { computeRollup, type Rollup } from './rollup.ts';
 import type { LayoutRunner } from '../layout/runner.ts';
+import { drawLabelWithHalo } from '../label-priority.ts';
+import { drawDiscNodeLabel as sigmaDrawLabel } from 'sigma/rendering';
 
-export const LABEL_MODES = ['always', 'hover', 'none'] as const;
+/**
+ * Label modes (EmbedView `display.showLabels`): `auto` labels the biggest and best-connected nodes first,
+ * as many as fit the zoom (label-priority.ts); `always` every visible node's label; `hover` only the
+ * hovered or selected node's; `none` no labels.
+ */
+export const LABEL_MODES = ['auto', 'always', 'hover', 'none'] as const;
 export type LabelMode = (typeof LABEL_MODES)[number];
 
 export class Drawing {
@@ -33,7 +40,7 @@ export class Drawing {
   #rollupKey = '';
   #rollupDisplay: unknown = null;
   /** What sigma's node and edge data reflect: the default label mode and size (display.ts creates sigma so), edges shown. */
-  #applied = { bg: '', labels: 'always' as LabelMode, labelSize: 13, showEdges: true };
+  #applied = { bg: '', labels: 'auto' as LabelMode, labelSize: 13, showEdges: true };
   #viewNames = new Map<string, string>();
   #pendingName: string | null = null;
 
@@ -57,7 +64,7 @@ export class Drawing {
 
   get labelMode(): LabelMode {
     const m = this.engine.displaySettings.showLabels;
-    return (LABEL_MODES as readonly string[]).includes(m) ? (m as LabelMode) : 'always';
+    return (LABEL_MODES as readonly string[]).includes(m) ? (m as LabelMode) : 'auto';
   }
 
   rememberViewName(id: string, name: string): void {
@@ -75,10 +82,14 @@ export class Drawing {
     }
     // Label settings: only those that differ (each setSetting makes sigma re-process everything).
     const mode = this.labelMode;
-    const threshold = mode === 'always' ? 0 : 4;
-    if (r.getSetting('renderLabels') !== (mode === 'always')) r.setSetting('renderLabels', mode === 'always');
+    const drawn = mode === 'auto' || mode === 'always';
+    const threshold = drawn ? 0 : 4;
+    this.display.labelPriority.mode = mode === 'always' ? 'always' : 'auto';
+    if (r.getSetting('renderLabels') !== drawn) r.setSetting('renderLabels', drawn);
     if (r.getSetting('labelRenderedSizeThreshold') !== threshold) r.setSetting('labelRenderedSizeThreshold', threshold);
     if (r.getSetting('labelSize') !== this.labelSize) r.setSetting('labelSize', this.labelSize);
+    const halo = mode === 'always' ? drawLabelWithHalo : sigmaDrawLabel;
+    if (r.getSetting('defaultDrawNodeLabel') !== halo) r.setSetting('defaultDrawNodeLabel', halo as never);
     const showEdges = s.showEdges !== false;
     if (this.#applied.labels !== mode || this.#applied.labelSize !== this.labelSize || this.#applied.showEdges !== showEdges) {
       this.#applied.labels = mode;

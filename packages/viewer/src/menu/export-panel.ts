@@ -9,6 +9,7 @@ import { toGexf } from '../export/gexf.ts';
 import { renderPng } from '../export/png.ts';
 import { toSvg, type SvgNode } from '../export/svg.ts';
 import { workbookSheets } from '../export/workbook.ts';
+import { drawLegend, legendRows, svgLegend } from '../export/legend.ts';
 import { button, h, section, select, type PanelHost } from './kit.ts';
 import { toCsv, type Table } from './table.ts';
 
@@ -20,6 +21,8 @@ export class ExportPanel {
   /** The table the CSV holds (the Tables panel's current one). */
   readonly table: () => { table: Table; kind: 'nodes' | 'edges' };
   scale = 2;
+  /** PNG and SVG include the legend (on by default). */
+  legend = true;
 
   constructor(host: PanelHost, pageUrl: string | URL, table: () => { table: Table; kind: 'nodes' | 'edges' }) {
     this.host = host;
@@ -37,7 +40,8 @@ export class ExportPanel {
     const { display, engine, model } = this.host.ctx;
     switch (kind) {
       case 'png': {
-        const blob = await renderPng(display.renderer, { scale: this.scale, background: engine.displaySettings.backgroundColor || '#ffffff' });
+        const rows = this.#legendRows();
+        const blob = await renderPng(display.renderer, { scale: this.scale, background: engine.displaySettings.backgroundColor || '#ffffff', overlay: rows.length ? (g, size, k) => drawLegend(g, rows, size, k) : undefined });
         if (!blob) throw new Error('the canvas could not be read');
         return { filename: this.fileName(this.scale === 1 ? 'png' : `${this.scale}x.png`), blob };
       }
@@ -49,14 +53,20 @@ export class ExportPanel {
       }
       case 'gexf': {
         const { x, y } = this.#positions();
-        const text = toGexf(model, { hidden: engine.display.hidden, color: engine.display.color, size: engine.display.size, x, y });
+        const text = toGexf(model, { hidden: engine.display.hidden, color: engine.display.color, size: engine.display.size, x, y, edgeHidden: engine.display.edgeHidden, edgeColor: engine.display.edgeColor });
         return { filename: this.fileName('gexf'), blob: new Blob([text], { type: 'application/xml' }) };
       }
       case 'xlsx': {
         const { x, y } = this.#positions();
-        return { filename: this.fileName('xlsx'), sheets: workbookSheets(model, { hidden: engine.display.hidden, x, y }) };
+        return { filename: this.fileName('xlsx'), sheets: workbookSheets(model, { hidden: engine.display.hidden, x, y, edgeHidden: engine.display.edgeHidden }) };
       }
     }
+  }
+
+  /** The legend rows of a picture, or none when the legend is switched off. */
+  #legendRows(): ReturnType<typeof legendRows> {
+    const { engine, model } = this.host.ctx;
+    return this.legend ? legendRows(engine.display, { nodes: model.ids.length, edges: model.edges.length }) : [];
   }
 
   #positions(): { x: number[]; y: number[] } {
@@ -90,7 +100,8 @@ export class ExportPanel {
       if (!d || d.hidden || si === undefined || ti === undefined) return;
       edges.push({ source: si, target: ti, color: d.color, size: d.size });
     });
-    return toSvg({ nodes, edges, background: engine.displaySettings.backgroundColor, showEdges: engine.displaySettings.showEdges, showLabels: drawing.labelMode !== 'none', labelSize: drawing.labelSize });
+    const rows = this.#legendRows();
+    return toSvg({ nodes, edges, background: engine.displaySettings.backgroundColor, showEdges: engine.displaySettings.showEdges, showLabels: drawing.labelMode !== 'none', labelSize: drawing.labelSize, directed: model.directed, legend: (height) => svgLegend(rows, height) });
   }
 
   /** Runs one export from a click: the download window opens first (it needs the click), then gets the file. */
@@ -111,8 +122,10 @@ export class ExportPanel {
     const scale = select([{ value: '1', label: '1× (as on screen)' }, { value: '2', label: '2×' }, { value: '4', label: '4×' }], String(this.scale), { 'aria-label': 'PNG scale', 'data-option': 'png-scale' });
     scale.addEventListener('change', () => (this.scale = Number(scale.value)));
     const t = this.table();
+    const legend = h('input', { type: 'checkbox', checked: this.legend, 'data-option': 'legend', onchange: () => (this.legend = legend.checked) });
     b.append(
       section('Picture',
+        h('label', { class: 'nl-check' }, legend, h('span', {}, 'Include the legend (colours, ties, filters)')),
         h('div', { class: 'nl-row' }, scale, button('PNG', { 'data-export': 'png', onclick: () => this.start('png') }, 'primary')),
         h('div', { class: 'nl-row' }, button('SVG', { 'data-export': 'svg', onclick: () => this.start('svg') }), h('span', { class: 'nl-hint' }, 'Vector drawing, for print and editing.'))),
       section('Data',

@@ -6,7 +6,8 @@
  * the SQLite file under NETLOOM_DATA_DIR) — computes
  * them on this process's worker threads and records the results. Start any number, on any machines that
  * share the database. Logs are JSON lines (pino) on stdout; on a stop signal the rows in progress are
- * given back to the queue at once for another worker to take.
+ * given back to the queue at once for another worker to take. With SMTP_URL it also sends survey e-mail
+ * (domain/surveys/mailer.ts).
  */
 import { pino } from 'pino';
 import { MetricPool } from '@netloom/engine/pool/index.ts';
@@ -15,6 +16,7 @@ import { migrate } from '../../store/migrations/index.ts';
 import { JobRunner } from '../../domain/metrics/job-runner.ts';
 import { openJobQueue } from '../../domain/metrics/job-queue.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { startSurveyMailer } from '../../domain/surveys/mailer.ts';
 import type { CliCommand } from '../context.ts';
 
 function positive(name: string, raw: string | undefined, def: number): number {
@@ -44,6 +46,8 @@ export const workerCommand: CliCommand = {
         await queue?.ready(5_000);
         const runner = new JobRunner({ db: handle.db, pool, config, concurrency, log, queue });
         runner.start();
+        // survey e-mail (SMTP_URL): each message claimed before it is sent, so any number of workers send it once
+        const mailer = startSurveyMailer({ db: handle.db, config, now: Date.now }, log);
         log.info({ workerId: runner.workerId, threads: pool.workers, concurrency, queue: queue ? 'redis' : 'table' }, 'worker started');
         await new Promise<void>((resolve) => {
           const stop = (signal: string) => {
@@ -54,6 +58,7 @@ export const workerCommand: CliCommand = {
           process.once('SIGINT', () => stop('SIGINT'));
         });
         await runner.stop();
+        await mailer?.stop();
         await queue?.close();
         await pool.close();
         await handle.close();

@@ -204,8 +204,8 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 
 /**
  * Validates the saved-view body (EmbedView v1): `name` (1–200, required unless `partial`), `description`
- * (≤ 2,000), `layers`, `camera`, `display`. Filter/Color/Size layers on node attributes need `appliedTo:
- * "nodes"`, `attribute`, `attType`, `hidden` and (Filter) either `values` or `min`/`max`; other layer
+ * (≤ 2,000), `layers`, `camera`, `display`. Filter/Color/Size layers need `appliedTo` ("nodes", or
+ * "edges" for ties by an edge attribute), `attribute`, `attType`, `hidden` and (Filter) either `values` or `min`/`max`; other layer
  * kinds must be read-only (`readOnly: true` with a `summary`). All problems are reported.
  */
 export function parseViewBody(body: unknown, opts: { partial: boolean }): { name?: string; description?: string; content?: EmbedViewContent } {
@@ -235,7 +235,8 @@ export function parseViewBody(body: unknown, opts: { partial: boolean }): { name
       if (typeof l.operation !== 'string' || l.operation.length === 0 || l.operation.length > 100) p.push({ path: `${at}/operation`, message: 'must be a String (Filter, Color, Size, Calculate, ...)' });
       const editable = l.operation === 'Filter' || l.operation === 'Color' || l.operation === 'Size';
       if (editable && l.readOnly !== true) {
-        if (l.appliedTo !== 'nodes') p.push({ path: `${at}/appliedTo`, message: 'must be "nodes"' });
+        // Edge layers (ties) came later in v1: `appliedTo: "edges"` (docs/embedding.md "Saved views").
+        if (l.appliedTo !== 'nodes' && l.appliedTo !== 'edges') p.push({ path: `${at}/appliedTo`, message: 'must be "nodes" or "edges"' });
         if (typeof l.attribute !== 'string' || l.attribute.length === 0) p.push({ path: `${at}/attribute`, message: 'must be a non-empty String' });
         if (l.attType !== 'string' && l.attType !== 'number') p.push({ path: `${at}/attType`, message: 'must be "string" or "number"' });
         if (typeof l.hidden !== 'boolean') p.push({ path: `${at}/hidden`, message: 'must be a Boolean' });

@@ -38,15 +38,17 @@ export function directoryOf(p: Principal): Directory {
 let seq = 0;
 
 /**
- * Appends to the audit log of the directory's organization (the one the organization console shows;
- * a personal directory's entries are kept under `user:<id>`). Ids and counts only, never answers.
+ * Appends to the audit log of the directory's organization (the one the organization console shows).
+ * Ids and counts only, never answers. A personal directory (a user without an organization) has no
+ * audit log: the log belongs to organizations.
  */
 export async function auditDirectory(db: Kysely<Database>, dir: Directory, action: string, target: string | null, details: Record<string, unknown> = {}): Promise<void> {
+  if (!dir.orgId) return;
   const now = Date.now();
   seq = (seq + 1) & 0xffff;
   await insertAudit(db, {
     id: now.toString(16).padStart(12, '0') + seq.toString(16).padStart(4, '0') + randomBytes(4).toString('hex'),
-    org_id: dir.orgId ?? dir.key,
+    org_id: dir.orgId,
     at: new Date(now).toISOString(),
     actor_kind: dir.principal.via === 'session' ? 'user' : 'credential',
     actor_id: dir.principal.via === 'session' ? dir.userId : dir.principal.credentialId,

@@ -10,6 +10,7 @@ import {
   answersMentioning,
   deleteAnswers,
   deleteDeliveriesOf,
+  deleteLinkHistory,
   deleteRespondentEverywhere,
   getRespondent,
   listSurveysOfDirectory,
@@ -40,8 +41,8 @@ async function removeNominations(db: Kysely<Database>, surveyIds: string[], empl
 }
 
 function withoutId(selector: string, employeeId: string): string | null {
-  const s = JSON.parse(selector) as { employeeIds?: string[] };
-  if (!Array.isArray(s.employeeIds) || !s.employeeIds.includes(employeeId)) return null;
+  const s = JSON.parse(selector) as { employeeIds?: string[] } | null;
+  if (!s || !Array.isArray(s.employeeIds) || !s.employeeIds.includes(employeeId)) return null;
   return JSON.stringify({ ...s, employeeIds: s.employeeIds.filter((e) => e !== employeeId) });
 }
 
@@ -50,6 +51,7 @@ export async function eraseFromSurveys(db: Kysely<Database>, dir: string, employ
   const ids = surveys.map((s) => s.id);
   const { answers, respondents } = await deleteRespondentEverywhere(db, ids, employeeId);
   await deleteDeliveriesOf(db, ids, employeeId);
+  await deleteLinkHistory(db, ids, employeeId);
   const nominations = await removeNominations(db, ids, employeeId);
   for (const s of surveys) {
     const patch: { roster?: string; respondents?: string; roster_ids?: string } = {};

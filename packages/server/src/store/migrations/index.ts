@@ -18,6 +18,7 @@ import * as m0007 from './0007-metric-jobs.ts';
 import * as m0008 from './0008-viewer-jobs.ts';
 import * as m0009 from './0009-directory.ts';
 import * as m0010 from './0010-surveys.ts';
+import * as m0011 from './0011-survey-links.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0008-viewer-jobs': m0008,
   '0009-directory': m0009,
   '0010-surveys': m0010,
+  '0011-survey-links': m0011,
 });
 
 const provider: MigrationProvider = {

@@ -1,0 +1,133 @@
+// People and surveys benchmark (issue 21): against the real service started as a process like `npm start`
+// (SQLite in a temp dir, or PostgreSQL with --pg):
+//  1. bulk upsert of 100,000 employees with 3 custom fields, `PUT /api/v2/employees` (target ≤ 10 s), then
+//     the same list again with 10 % changed (the update path);
+//  2. 1,000 respondents saving an answer concurrently through the respondent API (`PUT
+//     /s/api/<token>/answers/<q>`: 1,000 requests in flight at once, each a relationship answer naming 3
+//     people), latency p50/p99/max (target p99 ≤ 200 ms), then the stored answers counted (nothing lost).
+// The machine is shared: the load average is printed with every figure.
+//
+//   node bench/surveys.ts [--pg] [--people 100000] [--respondents 1000] [--rounds 3]
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : def;
+};
+const usePg = process.argv.includes('--pg');
+const PEOPLE = Number(arg('--people', '100000'));
+const RESPONDENTS = Number(arg('--respondents', '1000'));
+const ROUNDS = Number(arg('--rounds', '3'));
+const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+
+const dir = mkdtempSync(join(tmpdir(), 'netloom-bench-surveys-'));
+const port = await new Promise<number>((resolve) => {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as { port: number };
+    probe.close(() => resolve(port));
+  });
+});
+const base = `http://127.0.0.1:${port}`;
+const env: Record<string, string> = {
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  NETLOOM_DATA_DIR: dir,
+  LOG_LEVEL: 'warn',
+  NETLOOM_RATE_LIMIT_PER_HOUR: '100000000',
+  NETLOOM_MAX_CONNECTIONS: String(RESPONDENTS * 2 + 100),
+} as Record<string, string>;
+if (usePg) {
+  env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+  env.NETLOOM_DB_SCHEMA = `bench_${Date.now()}`;
+} else env.DATABASE_URL = '';
+const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'packages', 'server', 'src', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+let out = '';
+let exited: number | null = null;
+child.stdout.on('data', (d) => (out += d));
+child.on('exit', (code) => (exited = code ?? -1));
+async function waitFor(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await ready())) {
+    if (exited !== null) throw new Error(`the server exited (code ${exited}) before ${what}`);
+    if (Date.now() > deadline) throw new Error(`the server did not get to ${what} within 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+await waitFor('printing the first-run token', () => /API token \(full access\): (nl_\S+)/.test(out));
+const token = /API token \(full access\): (nl_\S+)/.exec(out)![1];
+const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+await waitFor('answering /healthz', () => fetch(`${base}/healthz`).then((r) => r.ok, () => false));
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = await fetch(`${base}/api/v2${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  if (r.status >= 400) throw new Error(`${method} ${path} → ${r.status} ${text.slice(0, 300)}`);
+  return { status: r.status, json: JSON.parse(text) };
+}
+
+try {
+  console.log(`# surveys benchmark (${usePg ? 'PostgreSQL' : 'SQLite'}), load ${load()}`);
+  for (const f of [
+    { key: 'dept', label: 'Department', type: 'category', options: Array.from({ length: 20 }, (_, i) => `D${i}`) },
+    { key: 'site', label: 'Site', type: 'text' },
+    { key: 'level', label: 'Level', type: 'number' },
+  ]) await api('POST', '/customFields', f);
+  const people = (changed: number) =>
+    Array.from({ length: PEOPLE }, (_, i) => ({
+      employeeId: `E${i}`,
+      name: `Person ${i}${i < changed ? ' (moved)' : ''}`,
+      email: `person${i}@example.com`,
+      ...(i > 0 ? { managerId: `E${Math.floor(i / 8)}` } : {}),
+      fields: { dept: `D${i % 20}`, site: `Site ${i % 7}`, level: i % 9 },
+    }));
+  // 1. bulk upsert
+  for (const [label, list] of [['create', people(0)], ['again, 10 % changed', people(PEOPLE / 10)]] as const) {
+    const body = JSON.stringify({ mode: 'merge', employees: list });
+    const t0 = performance.now();
+    const r = await fetch(`${base}/api/v2/employees`, { method: 'PUT', headers: auth, body });
+    const res = await r.json();
+    const ms = performance.now() - t0;
+    console.log(`bulk upsert ${PEOPLE.toLocaleString('en')} (${label}; ${(body.length / 1e6).toFixed(1)} MB): ${(ms / 1000).toFixed(2)} s → ${JSON.stringify(res)}; load ${load()}`);
+  }
+
+  // 2. concurrent saves: a survey whose roster is everyone and whose respondents are the first RESPONDENTS people
+  const respondents = Array.from({ length: RESPONDENTS }, (_, i) => `E${i}`);
+  const s = (await api('POST', '/surveys', { name: 'Bench', questions: [{ id: 'advice', type: 'relationship', text: 'Who?', maxSelections: 10 }, { id: 'office', type: 'singleChoice', text: 'Office?', options: ['N', 'S'] }], respondents: { employeeIds: respondents } })).json;
+  let t0 = performance.now();
+  await api('PUT', `/surveys/${s._id}`, { status: 'collecting' });
+  console.log(`launch (roster ${PEOPLE.toLocaleString('en')}, ${RESPONDENTS} respondents): ${Math.round(performance.now() - t0)} ms`);
+  const links = (await api('GET', `/surveys/${s._id}/links`)).json.links as { employeeId: string; link: string }[];
+  const tokens = links.map((l) => ({ eid: l.employeeId, token: l.link.split('/s/')[1] }));
+  for (let round = 1; round <= ROUNDS; round++) {
+    const lat: number[] = [];
+    let failed = 0;
+    t0 = performance.now();
+    await Promise.all(
+      tokens.map(async ({ eid, token: tk }) => {
+        const n = Number(eid.slice(1));
+        const value = [1, 2, 3].map((k) => ({ employeeId: `E${(n + k * 37 + round) % PEOPLE}` })).filter((v) => v.employeeId !== eid);
+        const a = performance.now();
+        const r = await fetch(`${base}/s/api/${tk}/answers/advice`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value }) });
+        await r.arrayBuffer();
+        lat.push(performance.now() - a);
+        if (r.status !== 200) failed++;
+      }),
+    );
+    const wall = performance.now() - t0;
+    lat.sort((x, y) => x - y);
+    const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(0);
+    const stored = (await api('GET', `/surveys/${s._id}/responses?limit=1`)).json.total as number;
+    const tr = (await api('GET', `/surveys/${s._id}/tracking`)).json;
+    console.log(`round ${round}: ${RESPONDENTS} concurrent saves in ${(wall / 1000).toFixed(2)} s — p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${lat[lat.length - 1].toFixed(0)} ms, failed ${failed}; respondents with a stored answer ${stored}/${RESPONDENTS} (in progress ${tr.inProgress}); load ${load()}`);
+  }
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}

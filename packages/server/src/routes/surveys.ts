@@ -1,0 +1,198 @@
+/**
+ * Surveys, links, responses and tracking of the public API (docs/spec/decisions.md §9;
+ * docs/api/people-and-surveys.md):
+ *   GET/POST /surveys     GET/PUT/DELETE /surveys/:id     POST /surveys/:id/copy          (surveys:*)
+ *   GET/PUT /surveys/:id/shares     DELETE /surveys/:id/shares/:userId                     (surveys:*)
+ *   GET /surveys/:id/links?format=json|csv|xlsx   POST /surveys/:id/links/:employeeId/(reissue|revoke)
+ *   GET /surveys/:id/tracking   GET /surveys/:id/deliveries                               (surveys:read)
+ *   GET /surveys/:id/responses   PUT/DELETE /surveys/:id/responses/:employeeId            (responses:*)
+ * Thin: the caller's directory, one domain command, present.
+ */
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { App } from '../http/app-type.ts';
+import { checkedByDomain } from '../http/route-contract.ts';
+import { contentDisposition } from '../http/upload.ts';
+import type { Principal } from '../domain/identity/credentials/principal.ts';
+import { DomainError } from '../domain/errors.ts';
+import { directoryOf, type Directory } from '../domain/people/directory.ts';
+import { listShares, shareSurvey, unshareSurvey } from '../domain/surveys/access.ts';
+import { changeLink, linksFile, listLinks } from '../domain/surveys/distribution.ts';
+import { listDeliveryStates } from '../domain/surveys/mailer.ts';
+import { deleteResponse, enterResponse, listResponses, tracking } from '../domain/surveys/responses.ts';
+import { copySurvey, createSurvey, deleteSurvey, getSurveyResource, listSurveys, updateSurvey } from '../domain/surveys/surveys.ts';
+import {
+  DeletedSchema,
+  problemResponses,
+  ref,
+  DeliveriesSchema,
+  ResponseBody,
+  ResponseDeletedSchema,
+  ResponseListSchema,
+  ResponseSchema,
+  SurveyBody,
+  SurveyCopyBody,
+  SurveyLinkSchema,
+  SurveyLinksSchema,
+  SurveyListSchema,
+  SurveySchema,
+  SurveyShareBody,
+  SurveySharesSchema,
+  TrackingSchema,
+} from '@netloom/protocol/http';
+
+function dirOf(request: FastifyRequest): Directory {
+  if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
+  return directoryOf(request.principal as Principal);
+}
+
+const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const IdEmployee = Type.Object({ id: Type.String({ maxLength: 64 }), employeeId: Type.String({ maxLength: 128 }) });
+const IdUser = Type.Object({ id: Type.String({ maxLength: 64 }), userId: Type.String({ maxLength: 64 }) });
+const PageQuery = Type.Object({ limit: Type.Optional(Type.String({ maxLength: 9, description: '1 to 500, default 100' })), offset: Type.Optional(Type.String({ maxLength: 12 })) }, { additionalProperties: false });
+const LinksQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')], { description: 'default json' })) }, { additionalProperties: false });
+
+export async function surveyRoutes(app: App): Promise<void> {
+  const deps = { db: app.database.db, config: app.config };
+  const surveys = { auth: { resource: 'surveys' as const } };
+  const responses = { auth: { resource: 'responses' as const } };
+  const tags = ['surveys'];
+  const rtags = ['responses'];
+
+  app.get('/surveys', { config: surveys, schema: { summary: 'Your surveys (own and shared; an organization credential: all of the organization)', tags, response: { 200: ref(SurveyListSchema), ...problemResponses(403) } } }, async (request) => ({
+    surveys: await listSurveys(deps, dirOf(request)),
+  }));
+
+  app.post(
+    '/surveys',
+    { config: surveys, validatorCompiler: checkedByDomain, schema: { summary: 'Create a survey (a draft)', tags, body: ref(SurveyBody), response: { 201: ref(SurveySchema), ...problemResponses(403) } } },
+    async (request, reply) => reply.code(201).send(await createSurvey(deps, dirOf(request), request.body)),
+  );
+
+  app.get('/surveys/:id', { config: surveys, schema: { summary: 'A survey', tags, params: Id, response: { 200: ref(SurveySchema), ...problemResponses(403, 404) } } }, async (request) =>
+    getSurveyResource(deps, dirOf(request), request.params.id),
+  );
+
+  app.put(
+    '/surveys/:id',
+    {
+      config: surveys,
+      validatorCompiler: checkedByDomain,
+      schema: {
+        summary: 'Change a survey (only what is sent); `status` launches (collecting), pauses (offline), resumes, completes',
+        description: 'Question changes after launch make a new version (answers keep the version they answered). Privacy may only become stricter after launch. Launch is 400 without questions or respondents.',
+        tags,
+        params: Id,
+        body: ref(SurveyBody),
+        response: { 200: ref(SurveySchema), ...problemResponses(403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const survey = await updateSurvey(deps, dirOf(request), request.params.id, request.body);
+      if (survey.status === 'collecting') app.surveyMailer.poke();
+      return survey;
+    },
+  );
+
+  app.delete('/surveys/:id', { config: surveys, schema: { summary: 'Delete a survey with its answers and links (owner)', tags, params: Id, response: { 200: ref(DeletedSchema), ...problemResponses(403, 404) } } }, async (request) =>
+    deleteSurvey(deps, dirOf(request), request.params.id),
+  );
+
+  app.post(
+    '/surveys/:id/copy',
+    {
+      config: surveys,
+      validatorCompiler: checkedByDomain,
+      schema: { summary: 'Copy a survey into a new draft, or (wave: true) as its next wave', tags, params: Id, body: ref(SurveyCopyBody), response: { 201: ref(SurveySchema), ...problemResponses(403, 404) } },
+    },
+    async (request, reply) => reply.code(201).send(await copySurvey(deps, dirOf(request), request.params.id, request.body)),
+  );
+
+  app.get('/surveys/:id/shares', { config: surveys, schema: { summary: 'Who the survey is shared with', tags, params: Id, response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } } }, async (request) => ({
+    shares: await listShares(deps.db, dirOf(request), request.params.id),
+  }));
+
+  app.put(
+    '/surveys/:id/shares',
+    { config: surveys, schema: { summary: 'Share the survey with a member of your organization (View or Edit; owner)', tags, params: Id, body: ref(SurveyShareBody), response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } } },
+    async (request) => ({ shares: await shareSurvey(deps.db, dirOf(request), request.params.id, request.body) }),
+  );
+
+  app.delete('/surveys/:id/shares/:userId', { config: surveys, schema: { summary: 'Stop sharing the survey with a user (owner)', tags, params: IdUser, response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } } }, async (request) => ({
+    shares: await unshareSurvey(deps.db, dirOf(request), request.params.id, request.params.userId),
+  }));
+
+  app.get(
+    '/surveys/:id/links',
+    {
+      config: surveys,
+      schema: {
+        summary: "The respondents' links (name, email, employeeId, link, status) as JSON, CSV or Excel (Edit access)",
+        tags,
+        params: Id,
+        querystring: LinksQuery,
+        response: {
+          200: {
+            description: 'The links',
+            content: {
+              'application/json': { schema: ref(SurveyLinksSchema) },
+              'text/csv': { schema: { type: 'string' } },
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } },
+            },
+          },
+          ...problemResponses(403, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const format = request.query.format ?? 'json';
+      reply.header('cache-control', 'private, no-store');
+      if (format === 'json') return reply.type('application/json; charset=utf-8').send({ links: await listLinks(deps, dirOf(request), request.params.id) });
+      const f = await linksFile(deps, dirOf(request), request.params.id, format);
+      reply.header('content-disposition', contentDisposition(f.filename, f.filename));
+      return reply.type(f.contentType).send(f.body);
+    },
+  );
+
+  app.post(
+    '/surveys/:id/links/:employeeId/reissue',
+    { config: surveys, schema: { summary: "A new link for one respondent (the old one stops working; audited)", tags, params: IdEmployee, response: { 200: ref(SurveyLinkSchema), ...problemResponses(403, 404) } } },
+    async (request) => changeLink(deps, dirOf(request), request.params.id, request.params.employeeId, false),
+  );
+
+  app.post(
+    '/surveys/:id/links/:employeeId/revoke',
+    { config: surveys, schema: { summary: "Withdraw one respondent's link (audited)", tags, params: IdEmployee, response: { 200: ref(SurveyLinkSchema), ...problemResponses(403, 404) } } },
+    async (request) => changeLink(deps, dirOf(request), request.params.id, request.params.employeeId, true),
+  );
+
+  app.get('/surveys/:id/tracking', { config: surveys, schema: { summary: 'Response rate, confidence band, groups, who has not started, e-mail sent', tags, params: Id, response: { 200: ref(TrackingSchema), ...problemResponses(403, 404) } } }, async (request) =>
+    tracking(deps, dirOf(request), request.params.id),
+  );
+
+  app.get('/surveys/:id/deliveries', { config: surveys, schema: { summary: 'E-mail deliveries of the survey (launch and reminders) and their state', tags, params: Id, response: { 200: ref(DeliveriesSchema), ...problemResponses(403, 404) } } }, async (request) =>
+    listDeliveryStates(deps, dirOf(request), request.params.id),
+  );
+
+  app.get(
+    '/surveys/:id/responses',
+    { config: responses, validatorCompiler: checkedByDomain, schema: { summary: 'Responses: people with at least one saved answer, paged', tags: rtags, params: Id, querystring: PageQuery, response: { 200: ref(ResponseListSchema), ...problemResponses(403, 404) } } },
+    async (request) => listResponses(deps, dirOf(request), request.params.id, request.query),
+  );
+
+  app.put(
+    '/surveys/:id/responses/:employeeId',
+    {
+      config: responses,
+      validatorCompiler: checkedByDomain,
+      schema: { summary: "Owner entry: save answers on a respondent's behalf (audited, enteredBy)", tags: rtags, params: IdEmployee, body: ref(ResponseBody), response: { 200: ref(ResponseSchema), ...problemResponses(403, 404, 409, 410) } },
+    },
+    async (request) => enterResponse(deps, dirOf(request), request.params.id, request.params.employeeId, request.body),
+  );
+
+  app.delete(
+    '/surveys/:id/responses/:employeeId',
+    { config: responses, schema: { summary: "Erase a respondent's answers in this survey (audited)", tags: rtags, params: IdEmployee, response: { 200: ref(ResponseDeletedSchema), ...problemResponses(403, 404) } } },
+    async (request) => deleteResponse(deps, dirOf(request), request.params.id, request.params.employeeId),
+  );
+}
