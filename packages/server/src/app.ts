@@ -47,6 +47,7 @@ import { peopleRoutes } from './routes/people.ts';
 import { surveyRoutes } from './routes/surveys.ts';
 import { respondentRoutes } from './routes/respondent.ts';
 import { startSurveyMailer, type SurveyMailScheduler } from './domain/surveys/mailer.ts';
+import { smtpMailer, type Mailer } from './domain/mail.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
 import { NetworkExports } from './domain/networks/export.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
@@ -71,6 +72,8 @@ declare module 'fastify' {
     networkExports: NetworkExports;
     /** Runs a survey e-mail pass soon (after a launch); a no-op without SMTP_URL. */
     surveyMailer: { poke(): void };
+    /** The SMTP sender (SMTP_URL) of invitations and password resets; null when e-mail is off. */
+    mail: Mailer | null;
   }
 }
 
@@ -246,6 +249,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(metricRoutes, { prefix: '/api/v2' });
   await app.register(jobRoutes, { prefix: '/api/v2' });
   await app.register(peopleRoutes, { prefix: '/api/v2' });
+  const mail = smtpMailer(config);
+  app.decorate('mail', mail);
+  app.addHook('onClose', async () => mail?.close());
   // Survey e-mail (SMTP_URL): launch messages and reminders, each sent once (domain/surveys/mailer.ts).
   let mailer: SurveyMailScheduler | null = null;
   app.decorate('surveyMailer', { poke: () => mailer?.poke() });

@@ -45,6 +45,8 @@ export interface Config {
     maxBodyBytes: number;
     /** Decompressed body limit in bytes. */
     maxInflatedBytes: number;
+    /** NETLOOM_IMPORT_HEAP_MB: JavaScript heap of an import reader thread, in MiB (default 4096). */
+    importHeapMb: number;
     /**
      * NETLOOM_MAX_ANONYMOUS_BODY_BYTES: compressed and decompressed limit of a body whose sender has not
      * proved a credential before it is read (launch-token exchange, sign-in, links, anonymous calls): 64 KiB.
@@ -280,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       authFailuresPerIpPerHour: int(env, 'NETLOOM_AUTH_FAILURES_PER_IP_PER_HOUR', 300, 1),
       maxBodyBytes: int(env, 'NETLOOM_MAX_BODY_BYTES', 256 * 1024 * 1024, 1),
       maxInflatedBytes: int(env, 'NETLOOM_MAX_INFLATED_BYTES', 256 * 1024 * 1024, 1),
+      importHeapMb: int(env, 'NETLOOM_IMPORT_HEAP_MB', 4096, 32),
       maxAnonymousBodyBytes: int(env, 'NETLOOM_MAX_ANONYMOUS_BODY_BYTES', 64 * 1024, 1),
       maxNodes: int(env, 'NETLOOM_MAX_NODES', 1_000_000, 1),
       maxEdges: int(env, 'NETLOOM_MAX_EDGES', 5_000_000, 0),

@@ -119,11 +119,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(p.errors.map((e) => e.path), ['edges.csv line 3, column 4']);
       const ok = await upload({ file: { body: edges.replace(';x', ';3'), name: 'edges.csv' }, nodesFile: { body: nodes, name: 'nodes.csv' } }, { name: 'Friends' });
       assert.equal(ok.status, 200, await ok.clone().text());
-      const net = (await ok.json()) as { _id: string; isDirected: boolean; name: string };
+      const net = (await ok.json()) as { _id: string; isDirected: boolean; name: string; warnings: { path: string; message: string; count: number }[] };
       assert.equal(net.isDirected, false);
       assert.equal(net.name, 'Friends');
+      // Gephi's Label column is the node label (issue 24), and the answer says so
+      assert.deepEqual(net.warnings, [{ path: 'nodes.csv line 1, column 2', message: 'the column "Label" is read as the node label (the attribute name) (at nodes.csv line 1, column 2)', count: 1 }]);
       assert.deepEqual((await getJSON(net._id)).networkJSON, {
-        nodes: [{ id: 'ana', attributes: { Label: 'Ana', Age: 30 } }, { id: 'ben', attributes: { Label: 'Ben', Age: 41 } }, { id: 'cho', attributes: { Label: 'Cho' } }],
+        nodes: [{ id: 'ana', attributes: { name: 'Ana', Age: 30 } }, { id: 'ben', attributes: { name: 'Ben', Age: 41 } }, { id: 'cho', attributes: { name: 'Cho' } }],
         edges: [{ id: 1, source: 'ana', target: 'ben', attributes: { Weight: 2 } }, { id: 2, source: 'ben', target: 'cho', attributes: { Weight: 3 } }, { id: 3, source: 'cho', target: 'ana', attributes: { Weight: 4 } }],
       });
       // an edge list alone: nodes are the endpoints

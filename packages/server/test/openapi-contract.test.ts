@@ -294,8 +294,8 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('DELETE /s/api/{token}/answers/{questionId}', { params: { token: p2, questionId: 'office' } }), 200, 'clear answer');
   expect(await api.call('POST /s/api/{token}/submit', { params: { token: p2 }, json: {} }), 200, 'submit');
   const openUrl = survey.json.openLink.url as string;
-  expect(await api.call('POST /s/api/open/{openToken}', { params: { openToken: openUrl.split('/s/open/')[1] }, json: { employeeId: 'P2' } }), 200, 'open link');
-  expect(await api.call('POST /s/api/open/{openToken}', { params: { openToken: 'y'.repeat(43) }, json: { employeeId: 'P2' } }), 404, 'unknown open link');
+  expect(await api.call('POST /s/open-api/{openToken}', { params: { openToken: openUrl.split('/s/open/')[1] }, json: { employeeId: 'P2' } }), 200, 'open link');
+  expect(await api.call('POST /s/open-api/{openToken}', { params: { openToken: 'y'.repeat(43) }, json: { employeeId: 'P2' } }), 404, 'unknown open link');
   expect(await api.call('PUT /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' }, json: { answers: { office: 'S' } } }), 200, 'owner entry');
   expect(await api.call('PUT /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' }, json: { answers: { office: 'W' } } }), 400, 'bad owner entry');
   expect(await api.call('GET /api/v2/surveys/{id}/responses', { ...as(userToken), params: { id: sid2 } }), 200, 'responses');

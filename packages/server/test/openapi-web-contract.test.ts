@@ -142,6 +142,9 @@ test('every operation of /app/api/openapi.json answers as documented', async () 
   const invitee = browser();
   expect(await web(invitee, 'GET /app/api/links/{token}', { params: { token } }), 200, 'link info');
   expect(await web(invitee, 'GET /app/api/links/{token}', { params: { token: 'nope' } }), 404, 'unknown link');
+  expect(await web(null, 'GET /app/api/password-reset'), 200, 'is self-service reset on');
+  expect(await web(null, 'POST /app/api/password-reset', { json: { email: 'someone@example.com' } }), 403, 'self-service reset without e-mail');
+  expect(await web(null, 'POST /app/api/password-reset', { json: { mail: 'x' } }), 400, 'self-service reset without an address');
   expect(await web(invitee, 'POST /app/api/links/{token}', { params: { token }, json: { password: 'a long passphrase' } }), 400, 'redeem without the name');
   expect(await web(invitee, 'POST /app/api/links/{token}', { params: { token }, json: { name: 'Invited', password: 'a long passphrase' }, origin: 'https://evil.example' }), 403, 'redeem from a foreign origin');
   expect(await web(invitee, 'POST /app/api/links/{token}', { params: { token }, json: { name: 'Invited', password: 'a long passphrase' } }), 200, 'redeem');

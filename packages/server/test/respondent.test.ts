@@ -22,6 +22,7 @@ for (const dialect of DIALECTS) {
     const token = (eid: string) => links.get(eid)!.split('/s/')[1];
     const s = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, payload?: unknown, ip = '10.0.0.1') =>
       t.app.inject({ method, url: `/s/api/${path}`, remoteAddress: ip, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    const openApi = (tk: string, payload: unknown) => t.app.inject({ method: 'POST', url: `/s/open-api/${tk}`, remoteAddress: '10.0.0.1', payload: payload as object });
     const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
       t.app.inject({ method, url: `/api/v2${url}`, headers: bearer(admin), ...(payload !== undefined ? { payload: payload as object } : {}) });
 
@@ -134,11 +135,11 @@ for (const dialect of DIALECTS) {
     test('the open link gives a respondent their own link by employeeId', async () => {
       const survey = (await api('GET', `/surveys/${surveyId}`)).json();
       const openToken = survey.openLink.url.split('/s/open/')[1];
-      const r = await s('POST', `open/${openToken}`, { employeeId: 'E7' });
+      const r = await openApi(openToken, { employeeId: 'E7' });
       assert.equal(r.statusCode, 200, r.body);
       assert.equal(r.json().url, links.get('E7'));
-      assert.equal((await s('POST', `open/${openToken}`, { employeeId: 'nobody' })).statusCode, 404);
-      assert.equal((await s('POST', `open/${'C'.repeat(43)}`, { employeeId: 'E7' })).statusCode, 404);
+      assert.equal((await openApi(openToken, { employeeId: 'nobody' })).statusCode, 404);
+      assert.equal((await openApi('C'.repeat(43), { employeeId: 'E7' })).statusCode, 404);
     });
 
     test('offline: SURVEY_NOT_OPEN; completed: SURVEY_CLOSED and answers refused; no data in either', async () => {

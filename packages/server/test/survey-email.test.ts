@@ -197,3 +197,48 @@ test('without SMTP_URL the API says e-mail is off', async () => {
     await tdb.close();
   }
 });
+
+for (const dialect of TEST_DIALECTS) {
+  test(`forgot password and invitations are e-mailed; the same answer for unknown addresses; throttled like sign-in (${dialect})`, async () => {
+    const tdb = await openTestDatabase(dialect);
+    const server = await smtp();
+    const config = loadConfig({ ...tdb.env, LOG_LEVEL: 'silent', SMTP_URL: server.url });
+    const app = await buildApp(config, { database: tdb.handle, logger: false });
+    await app.ready();
+    try {
+      const origin = { origin: config.publicUrl };
+      const owner = await createUser(tdb.db, { email: 'boss@example.com', name: 'Boss', plan: 'enterprise', password: 'correct horse battery staple' });
+      await createOrganization(tdb.db, { name: 'Acme', plan: 'enterprise', ownerUserId: owner.id });
+      assert.deepEqual((await app.inject({ method: 'GET', url: '/app/api/password-reset' })).json(), { enabled: true });
+      const known = await app.inject({ method: 'POST', url: '/app/api/password-reset', headers: origin, payload: { email: 'Boss@example.com' } });
+      const unknown = await app.inject({ method: 'POST', url: '/app/api/password-reset', headers: origin, payload: { email: 'nobody@example.com' } });
+      assert.equal(known.statusCode, 202);
+      assert.equal(unknown.statusCode, 202);
+      assert.equal(known.body, unknown.body, 'the same answer whether or not the address has an account');
+      await until('the reset message', () => server.received.length >= 1);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(server.received.map((m) => m.to), ['boss@example.com'], 'nothing is sent to an address without an account');
+      const token = /\/link\/(nlk_[A-Za-z0-9_-]{43})/.exec(server.received[0].body)?.[1];
+      assert.ok(token, server.received[0].body);
+      const info = await app.inject({ method: 'GET', url: `/app/api/links/${token}` });
+      assert.equal(info.json().kind, 'reset');
+      let limited = false;
+      for (let i = 0; i < 15 && !limited; i++) limited = (await app.inject({ method: 'POST', url: '/app/api/password-reset', headers: origin, payload: { email: 'nobody@example.com' } })).statusCode === 429;
+      assert.ok(limited, 'requests for one address are throttled like sign-in');
+
+      const signIn = await app.inject({ method: 'POST', url: '/app/api/session', headers: { ...origin, 'x-forwarded-for': '1.2.3.4' }, remoteAddress: '10.1.1.1', payload: { email: 'boss@example.com', password: 'correct horse battery staple' } });
+      assert.equal(signIn.statusCode, 200, signIn.body);
+      const cookie = /nl_session=([^;]*)/.exec(String(signIn.headers['set-cookie']))![1];
+      const inv = await app.inject({ method: 'POST', url: '/app/api/organization/invitations', remoteAddress: '10.1.1.1', headers: { ...origin, cookie: `nl_session=${cookie}`, 'x-csrf-token': signIn.json().csrfToken }, payload: { email: 'new@example.com', role: 'Standard User' } });
+      assert.equal(inv.statusCode, 201, inv.body);
+      await until('the invitation', () => server.received.some((m) => m.to === 'new@example.com'));
+      const m = server.received.find((x) => x.to === 'new@example.com')!;
+      assert.match(m.subject, /Acme/);
+      assert.ok(m.body.includes(inv.json().url), 'the invitation carries the link');
+    } finally {
+      await app.close();
+      await server.close();
+      await tdb.close();
+    }
+  });
+}

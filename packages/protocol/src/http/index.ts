@@ -23,7 +23,8 @@ import { WEB_NETWORK_SCHEMAS } from './web-networks.ts';
 import { WEB_JOB_SCHEMAS } from './web-jobs.ts';
 import { PEOPLE_SCHEMAS } from './people.ts';
 import { SURVEY_SCHEMAS } from './surveys.ts';
-import { Attributes, DeletedSchema, EdgeSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
+import { PASSWORD_RESET_SCHEMAS } from './password-reset.ts';
+import { Attributes, DeletedSchema, EdgeSchema, ImportedNetworkSchema, ImportWarningSchema, NetworkBody, NetworkJSONSchema, NetworkResourceSchema, NetworkWithJSONSchema, NodeSchema } from './network.ts';
 
 export * from './ref.ts';
 export * from './problem.ts';
@@ -40,6 +41,7 @@ export * from './web-networks.ts';
 export * from './web-jobs.ts';
 export * from './people.ts';
 export * from './surveys.ts';
+export * from './password-reset.ts';
 export * from './formats.ts';
 export * from './permissions.ts';
 export * from './paths.ts';
@@ -54,6 +56,8 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   NetworkBody,
   NetworkResourceSchema,
   NetworkWithJSONSchema,
+  ImportWarningSchema,
+  ImportedNetworkSchema,
   DeletedSchema,
   ...METRIC_SCHEMAS,
   ...ANALYSIS_SCHEMAS,
@@ -66,4 +70,5 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ...CONSOLE_SCHEMAS,
   ...PEOPLE_SCHEMAS,
   ...SURVEY_SCHEMAS,
+  ...PASSWORD_RESET_SCHEMAS,
 ];

@@ -71,6 +71,20 @@ export const networkProperties = {
 
 export const NetworkResourceSchema = Type.Object(networkProperties, { $id: 'Network', additionalProperties: false, description: 'A network without its data (lists, create, edit).' });
 
+export const ImportWarningSchema = Type.Object(
+  {
+    path: Type.String({ description: 'The first place it happened: file and line, or sheet and cell ("" for the file as a whole)' }),
+    message: Type.String({ description: 'What was converted, dropped or interpreted, naming its first places' }),
+    count: Type.Integer({ minimum: 1, description: 'How many places (cells, lines, elements) it concerns' }),
+  },
+  { $id: 'ImportWarning', additionalProperties: false },
+);
+
+export const ImportedNetworkSchema = Type.Object(
+  { ...networkProperties, warnings: Type.Array(ref(ImportWarningSchema), { maxItems: 100 }) },
+  { $id: 'ImportedNetwork', additionalProperties: false, description: 'The network an import created, with what the reader converted, dropped or interpreted (docs/api/import-export.md, "Warnings").' },
+);
+
 export const NetworkWithJSONSchema = Type.Object(
   { ...networkProperties, networkJSON: ref(NetworkJSONSchema) },
   { $id: 'NetworkWithJSON', additionalProperties: false, description: 'A network with its data (`GET /networks/:id`).' },

@@ -7,7 +7,7 @@
  *   PUT    /s/api/:token/answers/:questionId     { value } saved as given (idempotent)
  *   DELETE /s/api/:token/answers/:questionId     clears an answer
  *   POST   /s/api/:token/submit                  { consent? } complete → submitted (editable until close)
- *   POST   /s/api/open/:openToken                { employeeId } → the respondent's own link (open link)
+ *   POST   /s/open-api/:openToken                { employeeId } → the respondent's own link (open link)
  * Link guessing is throttled per client address: an unknown link counts as a failed authentication
  * (http/auth-failures.ts), and an address over the limit gets 429 before any lookup. Each link may make
  * `NETLOOM_SURVEY_SAVES_PER_LINK_PER_HOUR` requests per hour (per instance).
@@ -121,7 +121,7 @@ export async function respondentRoutes(app: App): Promise<void> {
   );
 
   app.post(
-    '/s/api/open/:openToken',
+    '/s/open-api/:openToken',
     {
       ...common,
       validatorCompiler: checkedByDomain,

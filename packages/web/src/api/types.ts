@@ -44,6 +44,17 @@ export interface Network {
   access?: Access;
 }
 
+/** What an import converted, dropped or interpreted (docs/api/import-export.md, "Warnings"). */
+export interface ImportWarning {
+  path: string;
+  message: string;
+  count: number;
+}
+
+export interface ImportedNetwork extends Network {
+  warnings: ImportWarning[];
+}
+
 export interface Share {
   email: string;
   name?: string;

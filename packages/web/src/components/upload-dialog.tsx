@@ -1,13 +1,14 @@
 /**
  * Upload a network from a file: JSON, Excel (Nodes/Edges sheets), GEXF, GraphML, or a CSV edge list with
  * an optional nodes CSV. Pick or drop the file, optionally name it; a rejected file's problems are listed
- * each with its sheet/row/column or line. Templates of each format are one click away.
+ * each with its sheet/row/column or line. An accepted file's warnings (what was converted, dropped or
+ * interpreted, with where) are listed before the dialog closes. Templates of each format are one click away.
  */
 import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
-import { TEMPLATE_FORMATS, type Network } from '../api/types.ts';
+import { TEMPLATE_FORMATS, type ImportedNetwork } from '../api/types.ts';
 import { Dialog } from './dialog.tsx';
 import { Button, ErrorNotice, Select, TextArea, TextField } from './ui.tsx';
 import { useToast } from './toast.tsx';
@@ -55,15 +56,17 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [description, setDescription] = useState('');
   const [status, setStatus] = useState<'Private' | 'Public'>('Private');
   const [directed, setDirected] = useState<Directedness>('file');
+  const [imported, setImported] = useState<ImportedNetwork | null>(null);
   const qc = useQueryClient();
   const toast = useToast();
   const upload = useMutation({
-    mutationFn: (form: FormData) => api.upload<Network>('/app/api/networks/import', form),
+    mutationFn: (form: FormData) => api.upload<ImportedNetwork>('/app/api/networks/import', form),
     onSuccess: async (n) => {
       toast.success(`Imported “${n.name}”: ${n.nodeCount.toLocaleString('en-US')} nodes, ${n.edgeCount.toLocaleString('en-US')} edges.`);
       await Promise.all([qc.invalidateQueries({ queryKey: keys.networksAll }), qc.invalidateQueries({ queryKey: keys.account })]);
       reset();
-      onClose();
+      if (n.warnings?.length) setImported(n);
+      else onClose();
     },
   });
   const reset = () => {
@@ -73,6 +76,7 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
     setDescription('');
     setStatus('Private');
     setDirected('file');
+    setImported(null);
     upload.reset();
   };
   const isCsv = file ? formatOf(file.name) === 'CSV' : false; // a bare edge list may come with a nodes file
@@ -90,6 +94,23 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
     if (isCsv && nodesFile) form.append('nodesFile', nodesFile, nodesFile.name);
     upload.mutate(form);
   };
+  if (imported) {
+    return (
+      <Dialog open={open} title={`Imported “${imported.name}” with ${imported.warnings.length === 1 ? 'a warning' : `${imported.warnings.length} warnings`}`} onClose={() => { reset(); onClose(); }} wide>
+        <div className="stack" data-testid="upload-warnings">
+          <p className="muted">The network was created. This is what the file held that was converted, dropped or interpreted:</p>
+          <ul>
+            {imported.warnings.map((w, i) => (
+              <li key={i}>{w.message}</li>
+            ))}
+          </ul>
+          <div className="dialog-actions">
+            <Button variant="primary" onClick={() => { reset(); onClose(); }}>Done</Button>
+          </div>
+        </div>
+      </Dialog>
+    );
+  }
   return (
     <Dialog open={open} title="Upload a network" onClose={() => { reset(); onClose(); }} wide>
       <form className="stack" onSubmit={submit} aria-describedby="upload-formats">

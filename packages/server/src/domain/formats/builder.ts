@@ -6,7 +6,11 @@
  * (numbered 1, 2, … skipping ids that are taken).
  */
 import type { Attributes, EdgeJSON, Id, NetworkJSON, NodeJSON } from '@netloom/engine';
-import { tooLarge, type Problems } from './problems.ts';
+import { tooLarge, type Problems, type Warnings } from './problems.ts';
+
+/** The direction an edge declares itself (GEXF `type`, GraphML `directed`, CSV `Type`). */
+export type EdgeKind = 'directed' | 'undirected' | 'mutual';
+const KIND_CODE: Record<EdgeKind, number> = { directed: 1, undirected: 2, mutual: 3 };
 
 export interface ImportLimits {
   maxNodes: number;
@@ -14,6 +18,8 @@ export interface ImportLimits {
   /** Largest file (and largest total unzipped size of an xlsx or zip) accepted, in bytes. */
   maxBytes: number;
   maxInflatedBytes: number;
+  /** Heap limit of a reader worker thread, in MiB (read-pool.ts). */
+  readerHeapMb?: number;
 }
 
 /** Where a node or edge was read (its row or line), as the `path` of a problem. */
@@ -40,6 +46,8 @@ export class NetworkBuilder {
   private readonly nodeAt = new Map<string | number, number>();
   private readonly edgeAt = new Map<string | number, number>();
   private readonly edgeLocs: number[] = [];
+  /** Per edge: 0 as the graph's default, else KIND_CODE (only filled once an edge declares one). */
+  private edgeKinds: number[] | undefined;
   private readonly problems: Problems;
   private readonly limits: ImportLimits;
   private readonly locate: Locate;
@@ -62,8 +70,8 @@ export class NetworkBuilder {
     if (this.nodes.length > this.limits.maxNodes) throw tooLarge(`the file has more than ${this.limits.maxNodes} nodes`);
   }
 
-  /** `id` undefined: numbered at finish. */
-  addEdge(id: Id | undefined, source: Id, target: Id, attributes: Attributes | undefined, loc: number): void {
+  /** `id` undefined: numbered at finish. `kind`: the edge's own direction, when it declares one. */
+  addEdge(id: Id | undefined, source: Id, target: Id, attributes: Attributes | undefined, loc: number, kind?: EdgeKind): void {
     const edge: EdgeJSON = { id: id ?? '', source, target };
     if (attributes && Object.keys(attributes).length > 0) edge.attributes = attributes;
     if (id !== undefined) {
@@ -79,6 +87,10 @@ export class NetworkBuilder {
     }
     this.edges.push(edge);
     this.edgeLocs.push(loc);
+    if (kind !== undefined) {
+      this.edgeKinds ??= [];
+      this.edgeKinds[this.edges.length - 1] = KIND_CODE[kind];
+    }
     if (this.edges.length > this.limits.maxEdges) throw tooLarge(`the file has more than ${this.limits.maxEdges} edges`);
   }
 
@@ -108,5 +120,54 @@ export class NetworkBuilder {
       }
     }
     return { nodes: this.nodes, edges: this.edges };
+  }
+
+  /**
+   * The network's direction from each edge's own direction (after finish): the graph's default when
+   * no edge says otherwise; undirected when every edge is undirected; otherwise (a mixed network, or
+   * `mutual` edges) directed, with each undirected or mutual edge stored as two arcs — the second
+   * with the id `<id>-r` — and a warning naming them (docs/api/import-export.md).
+   */
+  resolveDirection(defaultDirected: boolean, warnings: Warnings, what: string): boolean {
+    const kinds = this.edgeKinds;
+    if (!kinds) return defaultDirected;
+    const deflt = defaultDirected ? 1 : 2;
+    let directed = 0;
+    let undirected = 0;
+    let mutual = 0;
+    const n = this.edges.length;
+    for (let i = 0; i < n; i++) {
+      const k = kinds[i] || deflt;
+      if (k === 1) directed++;
+      else if (k === 2) undirected++;
+      else mutual++;
+    }
+    if (mutual === 0 && (directed === 0 || undirected === 0)) {
+      const isDirected = undirected === 0;
+      if (n > 0 && isDirected !== defaultDirected) warnings.add('direction:all', '', `every edge of the ${what} declares itself ${isDirected ? 'directed' : 'undirected'}: the network is ${isDirected ? 'directed' : 'undirected'} (the graph's default says otherwise)`);
+      return isDirected;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = kinds[i] || deflt;
+      if (k === 1) continue;
+      const e = this.edges[i];
+      const place = this.locate('edge', this.edgeLocs[i], 'id');
+      if (String(e.source) === String(e.target)) continue;
+      let rid = `${String(e.id)}-r`;
+      for (let j = 2; this.edgeAt.has(idKey(rid)); j++) rid = `${String(e.id)}-r${j}`;
+      this.edgeAt.set(rid, this.edgeLocs[i]);
+      const arc: EdgeJSON = { id: rid, source: e.target, target: e.source };
+      if (e.attributes) arc.attributes = { ...e.attributes };
+      this.edges.push(arc);
+      if (this.edges.length > this.limits.maxEdges) throw tooLarge(`the file has more than ${this.limits.maxEdges} edges`);
+      warnings.add(
+        k === 3 ? 'direction:mutual' : 'direction:mixed',
+        place,
+        k === 3
+          ? 'mutual edges go both ways: each is stored as two arcs (the second with the id "<id>-r"), in a directed network'
+          : 'the file mixes directed and undirected edges: the network is directed and each undirected edge is stored as two arcs (the second with the id "<id>-r")',
+      );
+    }
+    return true;
   }
 }

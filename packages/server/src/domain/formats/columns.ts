@@ -4,8 +4,8 @@
  * missing headers) and the numeric-column rule of values.ts, with every problem at its cell.
  */
 import type { Attributes, NodeJSON } from '@netloom/engine';
-import type { Problems } from './problems.ts';
-import { isNumericColumn, numberFromText, parseHeader, type ColumnType } from './values.ts';
+import { BUDGETS, unreadable, type Problems, type Warnings } from './problems.ts';
+import { isLargeInteger, isNotANumberToken, isNumericColumn, losesDigits, numberFromText, parseHeader, type ColumnType } from './values.ts';
 
 /** A cell as read: a Number, a String (never empty), or absent. */
 export type Cell = number | string | undefined;
@@ -27,12 +27,20 @@ export interface ColumnPlan {
 /** Where a cell is, for problems: e.g. `Nodes!C7` or `edges.csv line 7`. */
 export type CellRef = (row: number, col: number) => string;
 
-export function planColumns(t: Table, reservedNames: readonly string[], problems: Problems, ref: CellRef, typedCells: boolean): ColumnPlan {
+/**
+ * Which columns are reserved and which are attributes, and whether each attribute column is numeric.
+ * `INF`/`-INF`/`NaN`/`null` texts do not count against a numeric column (they are read as absent
+ * values, with a warning); a numeric column holding an integer that a Number cannot hold exactly is
+ * read as text (with a warning naming the cell); one whose large integers all fit is kept numeric,
+ * with a warning saying so.
+ */
+export function planColumns(t: Table, reservedNames: readonly string[], problems: Problems, ref: CellRef, typedCells: boolean, warnings?: Warnings): ColumnPlan {
   const reserved = new Map<string, number>();
   const attributes: ColumnPlan['attributes'] = [];
   const seen = new Map<string, number>();
   let width = t.header.length;
   for (const r of t.rows) if (r.cells.length > width) width = r.cells.length;
+  if (width > BUDGETS.maxColumns) throw unreadable(ref(t.headerRow, BUDGETS.maxColumns), `more than ${BUDGETS.maxColumns} columns (the most a sheet or CSV may have)`);
   for (let c = 0; c < width; c++) {
     const h = t.header[c];
     if (h === undefined || h.trim() === '') {
@@ -57,30 +65,50 @@ export function planColumns(t: Table, reservedNames: readonly string[], problems
     let numbers = 0;
     let texts = 0;
     let numericTexts = 0;
+    let lossy: number | undefined;
+    let large: number | undefined;
     if (forced === undefined) {
       for (const r of t.rows) {
         const v = r.cells[c];
         if (typeof v === 'number') numbers++;
         else if (typeof v === 'string') {
+          if (isNotANumberToken(v)) continue;
           texts++;
-          if (numberFromText(v) !== undefined) numericTexts++;
+          if (numberFromText(v) !== undefined) {
+            numericTexts++;
+            if (lossy === undefined && losesDigits(v)) lossy = r.n;
+            else if (large === undefined && isLargeInteger(v)) large = r.n;
+          }
         }
       }
     }
-    const numeric = forced === 'number' || (forced === undefined && (numbers > 0 || !typedCells) && (numbers + numericTexts) > 0 && isNumericColumn({ numbers, texts, numericTexts }));
+    let numeric = forced === 'number' || (forced === undefined && (numbers > 0 || !typedCells) && (numbers + numericTexts) > 0 && isNumericColumn({ numbers, texts, numericTexts }));
+    if (numeric && forced === undefined && lossy !== undefined) {
+      numeric = false;
+      warnings?.add(`lossy:${c}:${ref(t.headerRow, c)}`, ref(lossy, c), `column ${JSON.stringify(name)} is read as text: it holds an integer too long for a number to keep every digit`);
+    } else if (numeric && large !== undefined) {
+      warnings?.add(`large:${c}:${ref(t.headerRow, c)}`, ref(large, c), `column ${JSON.stringify(name)} stays numeric: its integers beyond 2^53 are kept exactly`);
+    }
     attributes.push({ index: c, name, numeric, forced });
   }
   return { reserved, attributes };
 }
 
-/** The attributes of one row; problems for texts in numeric columns. */
-export function rowAttributes(plan: ColumnPlan, row: { n: number; cells: Cell[] }, problems: Problems, ref: CellRef): Attributes | undefined {
+/**
+ * The attributes of one row; problems for texts in numeric columns; `INF`/`NaN`/`null` in a numeric
+ * column are absent values with a warning.
+ */
+export function rowAttributes(plan: ColumnPlan, row: { n: number; cells: Cell[] }, problems: Problems, ref: CellRef, warnings?: Warnings): Attributes | undefined {
   let out: Attributes | undefined;
   for (const col of plan.attributes) {
     const v = row.cells[col.index];
     if (v === undefined) continue;
     let value: string | number = v;
     if (col.numeric && typeof v === 'string') {
+      if (col.forced === undefined && isNotANumberToken(v)) {
+        warnings?.add(`nan:${col.index}:${ref(0, col.index)}`, ref(row.n, col.index), `column ${JSON.stringify(col.name)}: INF, -INF, NaN and null are not numbers; read as absent values`);
+        continue;
+      }
       const n = numberFromText(v);
       if (n === undefined) {
         problems.add(ref(row.n, col.index), `row ${row.n}, column ${JSON.stringify(col.name)}: ${JSON.stringify(v)} is not a number (the column is numeric)`);

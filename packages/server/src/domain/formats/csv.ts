@@ -18,18 +18,17 @@ import { open, readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import { zipSync, strToU8 } from 'fflate';
 import type { Id, NodeJSON } from '@netloom/engine';
-import { NetworkBuilder } from './builder.ts';
-import { Problems, unreadable } from './problems.ts';
+import { NetworkBuilder, type EdgeKind } from './builder.ts';
+import { BUDGETS, CellBudget, checkLineLengths, Problems, textOf, unreadable, Warnings } from './problems.ts';
 import { isZip, unzipChecked } from './zip.ts';
 import { planColumns, readNodePlacement, rowAttributes, type Cell, type Table } from './columns.ts';
-import { attributeNames, countKinds, headerFor, idFromText } from './values.ts';
+import { attributeNames, countKinds, headerFor, idFromText, parseHeader } from './values.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
 
 const NODE_COLUMNS = ['id', 'x', 'y', 'image'];
 const NODE_COLUMNS_BY_NAME = ['name', 'x', 'y', 'image'];
 const EDGE_COLUMNS = ['source', 'target', 'id', 'type'];
 
-/** Parses CSV text or a file into a table (header = first non-empty line). */
 /**
  * The delimiter of a CSV: the one of , ; tab | that occurs most often (outside quotes) in its first
  * line, the header; comma when none does. (Guessing from the data, as papaparse does, is fooled by
@@ -61,7 +60,31 @@ async function firstBytes(path: string, n: number): Promise<Buffer> {
 }
 const firstChunk = async (path: string) => (await firstBytes(path, 64 * 1024)).toString('utf8');
 
-async function readTable(input: { path: string } | { text: string }, label: string, problems: Problems, delimiter?: string): Promise<Table> {
+/**
+ * A leading `'` that CSV export puts before = + - @ (formula neutralisation) — or before a value that
+ * itself starts with `'` and then one of them, so that it survives — removed again on import.
+ */
+const NEUTRALISED = /^'+[=+\-@]/;
+
+interface ReadContext {
+  problems: Problems;
+  warnings: Warnings;
+  cells: CellBudget;
+}
+
+/** Checks the line lengths of a file before it is parsed (streamed, nothing kept). */
+async function checkFileLines(path: string, label: string): Promise<void> {
+  const state = { line: 1, length: 0 };
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of stream) checkLineLengths(chunk as Buffer, label, state);
+  } finally {
+    stream.destroy();
+  }
+}
+
+async function readTable(input: { path: string } | { bytes: Uint8Array }, label: string, ctx: ReadContext, delimiter?: string): Promise<Table> {
+  const { problems, warnings, cells: budget } = ctx;
   const table: Table = { header: [], headerRow: 0, rows: [] };
   let line = 0;
   const onRow = (cells: string[]) => {
@@ -72,30 +95,56 @@ async function readTable(input: { path: string } | { text: string }, label: stri
       let v = cells[i];
       if (line === 1 && i === 0 && v.charCodeAt(0) === 0xfeff) v = v.slice(1);
       if (v.trim() === '') continue;
+      if (v.charCodeAt(0) === 39 && NEUTRALISED.test(v)) {
+        v = v.slice(1);
+        warnings.add(`formula:${label}`, `${label} line ${line}, column ${i + 1}`, `a ' before = + - or @ (how spreadsheet formulas are neutralised in CSV exports) was removed`);
+      }
       out[i] = v;
       any = true;
     }
     if (!any) return;
+    budget.add(out.length);
     if (table.headerRow === 0) {
+      if (out.length > BUDGETS.maxColumns) throw unreadable(`${label} line ${line}`, `more than ${BUDGETS.maxColumns} columns (the most a CSV may have)`);
       table.headerRow = line;
       table.header = out.map((c) => (c === undefined ? undefined : String(c)));
     } else table.rows.push({ n: line, cells: out });
   };
-  const delim = delimiter ?? headerDelimiter('text' in input ? input.text.slice(0, 64 * 1024) : await firstChunk(input.path));
+  if ('bytes' in input) checkLineLengths(input.bytes, label, { line: 1, length: 0 });
+  else await checkFileLines(input.path, label);
+  const text = 'bytes' in input ? textOf(input.bytes, label) : undefined;
+  const delim = delimiter ?? headerDelimiter(text !== undefined ? text.slice(0, 64 * 1024) : await firstChunk((input as { path: string }).path));
   const config = { skipEmptyLines: false as const, header: false as const, dynamicTyping: false as const, delimiter: delim };
-  if ('text' in input) {
-    const r = Papa.parse<string[]>(input.text, config);
+  if (text !== undefined) {
+    const r = Papa.parse<string[]>(text, config);
     for (const row of r.data) onRow(row);
     for (const e of r.errors) if (e.code !== 'UndetectableDelimiter') problems.add(`${label} line ${(e.row ?? 0) + 1}`, e.message);
     return table;
   }
   await new Promise<void>((resolve, reject) => {
-    const source = createReadStream(input.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    const source = createReadStream((input as { path: string }).path, { encoding: 'utf8', highWaterMark: 1 << 20 });
     const parser = Papa.parse(Papa.NODE_STREAM_INPUT, config);
-    parser.on('data', (row: string[]) => onRow(row));
-    parser.on('end', resolve);
-    parser.on('error', reject);
-    source.on('error', reject);
+    let failed = false;
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      source.destroy();
+      parser.destroy();
+      reject(err as Error);
+    };
+    parser.on('data', (row: string[]) => {
+      if (failed) return;
+      try {
+        onRow(row);
+      } catch (err) {
+        fail(err);
+      }
+    });
+    parser.on('end', () => {
+      if (!failed) resolve();
+    });
+    parser.on('error', fail);
+    source.on('error', fail);
     source.pipe(parser);
   });
   return table;
@@ -113,7 +162,8 @@ interface CsvInput {
   network?: Table;
 }
 
-function build(input: CsvInput, limits: ImportLimits, problems: Problems): ImportedNetwork {
+function build(input: CsvInput, limits: ImportLimits, ctx: ReadContext): ImportedNetwork {
+  const { problems, warnings } = ctx;
   const refOf = (label: string) => (r: number, c: number) => `${label} line ${r}, column ${c + 1}`;
   const locate = (kind: 'node' | 'edge', loc: number, field: string) => {
     const f = kind === 'node' ? input.nodes : input.edges;
@@ -125,13 +175,20 @@ function build(input: CsvInput, limits: ImportLimits, problems: Problems): Impor
     const { table, label } = input.nodes;
     const ref = refOf(label);
     const byName = !table.header.some((h) => h !== undefined && h.trim().toLowerCase() === 'id');
-    const plan = planColumns(table, byName ? NODE_COLUMNS_BY_NAME : NODE_COLUMNS, problems, ref, false);
+    const plan = planColumns(table, byName ? NODE_COLUMNS_BY_NAME : NODE_COLUMNS, problems, ref, false, warnings);
     const idCol = plan.reserved.get(byName ? 'name' : 'id');
+    // Gephi's node table: its Label column is the node label (the attribute name) unless there is a Name
+    const labelCol = plan.attributes.find((a) => a.forced === undefined && a.name.trim().toLowerCase() === 'label');
+    if (!byName && labelCol && !plan.attributes.some((a) => a.name.trim().toLowerCase() === 'name')) {
+      labelCol.name = 'name';
+      labelCol.numeric = false;
+      warnings.add(`label:${label}`, `${label} line ${table.headerRow}, column ${labelCol.index + 1}`, 'the column "Label" is read as the node label (the attribute name)');
+    }
     if (idCol === undefined) problems.add(`${label} line ${table.headerRow || 1}`, 'the nodes CSV needs a column "Id" (or "Name") in its first line');
     else {
       for (const row of table.rows) {
         const id = idCell(row.cells[idCol]);
-        const attributes = rowAttributes(plan, row, problems, ref);
+        const attributes = rowAttributes(plan, row, problems, ref, warnings);
         if (id === undefined) {
           problems.add(ref(row.n, idCol), `line ${row.n}: the node id is empty`);
           continue;
@@ -146,7 +203,7 @@ function build(input: CsvInput, limits: ImportLimits, problems: Problems): Impor
   if (input.edges) {
     const { table, label } = input.edges;
     const ref = refOf(label);
-    const plan = planColumns(table, EDGE_COLUMNS, problems, ref, false);
+    const plan = planColumns(table, EDGE_COLUMNS, problems, ref, false, warnings);
     const [s, t, idCol, typeCol] = [plan.reserved.get('source'), plan.reserved.get('target'), plan.reserved.get('id'), plan.reserved.get('type')];
     let directed = 0;
     let undirected = 0;
@@ -155,17 +212,20 @@ function build(input: CsvInput, limits: ImportLimits, problems: Problems): Impor
       for (const row of table.rows) {
         const source = idCell(row.cells[s]);
         const target = idCell(row.cells[t]);
-        const attributes = rowAttributes(plan, row, problems, ref);
+        const attributes = rowAttributes(plan, row, problems, ref, warnings);
         if (source === undefined) problems.add(ref(row.n, s), `line ${row.n}: Source is empty`);
         if (target === undefined) problems.add(ref(row.n, t), `line ${row.n}: Target is empty`);
+        let kind: EdgeKind | undefined;
         if (typeCol !== undefined && row.cells[typeCol] !== undefined) {
           const ty = String(row.cells[typeCol]).trim().toLowerCase();
-          if (ty === 'directed') directed++;
-          else if (ty === 'undirected') undirected++;
-          else problems.add(ref(row.n, typeCol), `line ${row.n}, column Type: must be Directed or Undirected, got ${JSON.stringify(row.cells[typeCol])}`);
+          if (ty === 'directed' || ty === 'undirected' || ty === 'mutual') {
+            kind = ty;
+            if (ty === 'undirected') undirected++;
+            else directed++;
+          } else problems.add(ref(row.n, typeCol), `line ${row.n}, column Type: must be Directed, Undirected or Mutual, got ${JSON.stringify(row.cells[typeCol])}`);
         }
         if (source === undefined || target === undefined) continue;
-        builder.addEdge(idCol === undefined ? undefined : idCell(row.cells[idCol]), source, target, attributes, row.n);
+        builder.addEdge(idCol === undefined ? undefined : idCell(row.cells[idCol]), source, target, attributes, row.n, kind);
       }
     }
     if (undirected > 0 && directed === 0) meta.isDirected = false;
@@ -187,7 +247,10 @@ function build(input: CsvInput, limits: ImportLimits, problems: Problems): Impor
     }
   }
   problems.throwIfAny('the CSV has problems');
-  return { networkJSON, ...meta };
+  // Gephi's Type column: edges without one follow the network (network.csv, else all Undirected →
+  // undirected); a mix is stored directed with the undirected edges as two arcs (builder.ts)
+  if (meta.isDirected !== undefined) meta.isDirected = builder.resolveDirection(meta.isDirected, warnings, 'CSV');
+  return { networkJSON, ...meta, warnings: warnings.list() };
 }
 
 /**
@@ -195,7 +258,7 @@ function build(input: CsvInput, limits: ImportLimits, problems: Problems): Impor
  * CSV for an edges CSV.
  */
 export async function importCsv(file: UploadedFile, nodesFile: UploadedFile | undefined, limits: ImportLimits): Promise<ImportedNetwork> {
-  const problems = new Problems();
+  const ctx: ReadContext = { problems: new Problems('the CSV has problems'), warnings: new Warnings(), cells: new CellBudget() };
   if (isZip(await firstBytes(file.path, 4))) {
     const label = file.filename || 'archive';
     const buf = await readFile(file.path);
@@ -205,22 +268,30 @@ export async function importCsv(file: UploadedFile, nodesFile: UploadedFile | un
     const nodes = get('nodes');
     const network = get('network');
     if (!edges && !nodes) throw unreadable(label, 'the zip needs an edges.csv (and optionally nodes.csv)');
-    const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
     const input: CsvInput = {};
     // Netloom's own export (it has network.csv) is comma-separated; other zips are guessed per file
     const delimiter = network ? ',' : undefined;
-    if (edges) input.edges = { label: edges[0], table: await readTable({ text: text(edges[1]) }, edges[0], problems, delimiter) };
-    if (nodes) input.nodes = { label: nodes[0], table: await readTable({ text: text(nodes[1]) }, nodes[0], problems, delimiter) };
-    if (network) input.network = await readTable({ text: text(network[1]) }, network[0], problems, ',');
-    return build(input, limits, problems);
+    if (edges) input.edges = { label: edges[0], table: await readTable({ bytes: edges[1] }, edges[0], ctx, delimiter) };
+    if (nodes) input.nodes = { label: nodes[0], table: await readTable({ bytes: nodes[1] }, nodes[0], ctx, delimiter) };
+    if (network) input.network = await readTable({ bytes: network[1] }, network[0], ctx, ',');
+    return build(input, limits, ctx);
   }
-  const input: CsvInput = { edges: { label: file.filename || 'edges.csv', table: await readTable({ path: file.path }, file.filename || 'edges.csv', problems) } };
-  if (nodesFile) input.nodes = { label: nodesFile.filename || 'nodes.csv', table: await readTable({ path: nodesFile.path }, nodesFile.filename || 'nodes.csv', problems) };
-  return build(input, limits, problems);
+  const first = { label: file.filename || 'edges.csv', table: await readTable({ path: file.path }, file.filename || 'edges.csv', ctx) };
+  const has = (h: string) => first.table.header.some((c) => c !== undefined && parseHeader(c).forced === undefined && c.trim().toLowerCase() === h);
+  // a node table alone (Gephi's "Export table: nodes"): an Id column and no Source/Target
+  if (!nodesFile && has('id') && !has('source') && !has('target')) {
+    ctx.warnings.add('nodes-only', '', `${first.label} has an Id column and no Source and Target: it is read as a nodes CSV (a network without edges)`);
+    return build({ nodes: first }, limits, ctx);
+  }
+  const input: CsvInput = { edges: first };
+  if (nodesFile) input.nodes = { label: nodesFile.filename || 'nodes.csv', table: await readTable({ path: nodesFile.path }, nodesFile.filename || 'nodes.csv', ctx) };
+  return build(input, limits, ctx);
 }
 
 function csvText(rows: unknown[][]): string {
-  return Papa.unparse(rows.map((r) => r.map((v) => (v === undefined || v === null ? '' : String(v)))), { newline: '\r\n', quotes: false, escapeFormulae: false }) + '\r\n';
+  // a text that starts with ' then = + - @ gets one more ': import removes one (NEUTRALISED), so it reads back as written
+  const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' && NEUTRALISED.test(v) ? `'${v}` : String(v));
+  return Papa.unparse(rows.map((r) => r.map(cell)), { newline: '\r\n', quotes: false, escapeFormulae: false }) + '\r\n';
 }
 
 export function exportCsvFiles(net: ExportableNetwork): { nodes: string; edges: string; network: string } {
@@ -235,7 +306,7 @@ export function exportCsvFiles(net: ExportableNetwork): { nodes: string; edges: 
     ...(hasX ? ['X'] : []),
     ...(hasY ? ['Y'] : []),
     ...(hasImage ? ['Image'] : []),
-    ...nodeAttrs.map((k) => headerFor(k, [...NODE_COLUMNS, 'name'], countKinds(nodes.map((n) => n.attributes?.[k])))),
+    ...nodeAttrs.map((k) => headerFor(k, [...NODE_COLUMNS, 'name', 'label'], countKinds(nodes.map((n) => n.attributes?.[k])))),
   ]];
   for (const n of nodes) {
     const row: unknown[] = [n.id];

@@ -1,8 +1,9 @@
 /** What the format modules read and write (docs/api/import-export.md). */
 import type { NetworkJSON } from '@netloom/engine';
 import type { ImportLimits } from './builder.ts';
+import type { ImportWarning } from './problems.ts';
 
-export type { ImportLimits };
+export type { ImportLimits, ImportWarning };
 
 /** An uploaded file, saved to a temporary file while it is read. */
 export interface UploadedFile {
@@ -19,6 +20,8 @@ export interface ImportedNetwork {
   name?: string;
   description?: string;
   status?: 'Public' | 'Private';
+  /** What was converted, dropped or interpreted, with where (docs/api/import-export.md, "Warnings"). */
+  warnings?: ImportWarning[];
 }
 
 /** A stored network as the exporters see it. */

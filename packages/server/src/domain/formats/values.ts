@@ -24,12 +24,51 @@ export function idFromText(s: string): Id {
   return s;
 }
 
-/** The number a numeric-looking text stands for, or undefined. */
+/** The number a numeric-looking text stands for, or undefined (long integers included: see losesDigits). */
 export function numberFromText(s: string): number | undefined {
   const t = s.trim();
-  if (t.length === 0 || t.length > 40 || !NUMERIC_TEXT.test(t)) return undefined;
+  if (t.length === 0 || t.length > 400 || !NUMERIC_TEXT.test(t)) return undefined;
   const n = Number(t);
   return Number.isFinite(n) ? n : undefined;
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+
+/**
+ * Whether a numeric text is an integer that a Number (a double) cannot hold exactly, such as a
+ * 54-digit identifier: such a column is read as text (docs/api/import-export.md, "Values").
+ */
+export function losesDigits(s: string): boolean {
+  const t = s.trim();
+  if (t.length < 16 || !INTEGER_TEXT.test(t)) return false;
+  const n = Number(t);
+  if (!Number.isFinite(n)) return true;
+  return BigInt(n) !== BigInt(t);
+}
+
+/** Whether a numeric text is an integer beyond ±2^53 (kept as a Number only when nothing is lost). */
+export function isLargeInteger(s: string): boolean {
+  const t = s.trim();
+  return t.length >= 16 && INTEGER_TEXT.test(t) && !Number.isSafeInteger(Number(t));
+}
+
+const NOT_A_VALUE = /^[+-]?(inf|infinity|nan)$|^null$/i;
+
+/**
+ * `INF`, `-INF`, `Infinity`, `NaN` and `null` as Gephi, Java and pandas write them in numeric columns:
+ * read as absent values, with a warning listing where (JSON has no such numbers).
+ */
+export function isNotANumberToken(s: string): boolean {
+  const t = s.trim();
+  return t.length <= 9 && NOT_A_VALUE.test(t);
+}
+
+/** An XML Schema boolean (`true`, `false`, `1`, `0`, surrounding whitespace allowed) → "true"/"false". */
+export function xsdBoolean(s: string): 'true' | 'false' | undefined {
+  const v = s.trim().toLowerCase();
+  if (v === 'true' || v === '1') return 'true';
+  if (v === 'false' || v === '0') return 'false';
+  return undefined;
 }
 
 export type ColumnType = 'text' | 'number';

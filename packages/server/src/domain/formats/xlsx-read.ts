@@ -14,7 +14,7 @@
  * caller wants are read.
  */
 import { columnLetter, type Cell, type Table } from './columns.ts';
-import { textOf, unreadable, type Problems } from './problems.ts';
+import { BUDGETS, CellBudget, textOf, unreadable, type Problems } from './problems.ts';
 import { attr, localPart, scanXml, XmlScanError, type ScanHandlers } from './xml-scan.ts';
 
 export interface Sheet {
@@ -189,6 +189,7 @@ interface SheetContext {
   dates: boolean[];
   date1904: boolean;
   problems: Problems;
+  cells: CellBudget;
 }
 
 function readSheet(wb: Workbook, part: string, name: string, key: string, ctx: SheetContext): Table {
@@ -298,8 +299,10 @@ function readSheet(wb: Workbook, part: string, name: string, key: string, ctx: S
         if (!inRow) return;
         const c = finishCell();
         if (c !== undefined && c !== null) {
+          if (col >= BUDGETS.maxColumns) throw unreadable(`${name}!${columnLetter(col)}${rowNum}`, `a cell beyond column ${columnLetter(BUDGETS.maxColumns - 1)} (the most columns a sheet may have)`);
           cells[col] = c;
           any = true;
+          ctx.cells.add(1);
         }
         value = undefined;
       } else if (l === 'row') {
@@ -354,7 +357,7 @@ export function readWorkbook(parts: Map<string, Uint8Array>, label: string, prob
     if (r.type === 'sharedStrings') stringsPart ??= r.target;
     else if (r.type === 'styles') stylesPart ??= r.target;
   }
-  const ctx: SheetContext = { strings: sharedStrings(wb, stringsPart), dates: dateStyles(wb, stylesPart), date1904, problems };
+  const ctx: SheetContext = { strings: sharedStrings(wb, stringsPart), dates: dateStyles(wb, stylesPart), date1904, problems, cells: new CellBudget() };
   const sheets = new Map<string, Sheet>();
   const names: string[] = [];
   for (const e of entries) {

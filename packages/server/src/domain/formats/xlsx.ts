@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import type { Id, NodeJSON } from '@netloom/engine';
 import { NetworkBuilder } from './builder.ts';
-import { Problems, unreadable } from './problems.ts';
+import { Problems, unreadable, Warnings } from './problems.ts';
 import { checkZip, isZip } from './zip.ts';
 import { columnLetter, planColumns, readNodePlacement, rowAttributes, type Cell } from './columns.ts';
 import { readWorkbook } from './xlsx-read.ts';
@@ -45,7 +45,8 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
   if (!isZip(buf)) throw unreadable(label, 'not an Excel workbook (.xlsx); save the file as “Excel Workbook (.xlsx)”');
   const parts = new Map<string, Uint8Array>();
   for (const e of checkZip(buf, label, limits.maxInflatedBytes)) if (!e.name.endsWith('/')) parts.set(e.name, e.data);
-  const problems = new Problems();
+  const problems = new Problems('the workbook has problems');
+  const warnings = new Warnings();
   const { sheets, names } = readWorkbook(parts, label, problems, ['nodes', 'edges', 'network']);
   const nodesSheet = sheets.get('nodes');
   const edgesSheet = sheets.get('edges');
@@ -65,14 +66,14 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
   if (nodesSheet) {
     const { name, table } = nodesSheet;
     const ref = (r: number, c: number) => `${name}!${columnLetter(c)}${r}`;
-    const plan = planColumns(table, NODE_COLUMNS, problems, ref, true);
+    const plan = planColumns(table, NODE_COLUMNS, problems, ref, true, warnings);
     const nameCol = plan.reserved.get('name');
     if (nameCol === undefined) {
       problems.add(`${name}!A${table.headerRow || 1}`, `sheet ${name} needs a column "Name" (the node id and label) in its first row`);
     } else {
       for (const row of table.rows) {
         const id = idCell(row.cells[nameCol]);
-        const attributes = rowAttributes(plan, row, problems, ref);
+        const attributes = rowAttributes(plan, row, problems, ref, warnings);
         if (id === undefined || id === '') {
           problems.add(ref(row.n, nameCol), `row ${row.n}: Name is empty (every node needs one)`);
           continue;
@@ -87,7 +88,7 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
   if (edgesSheet) {
     const { name, table } = edgesSheet;
     const ref = (r: number, c: number) => `${name}!${columnLetter(c)}${r}`;
-    const plan = planColumns(table, EDGE_COLUMNS, problems, ref, true);
+    const plan = planColumns(table, EDGE_COLUMNS, problems, ref, true, warnings);
     const s = plan.reserved.get('source');
     const t = plan.reserved.get('target');
     const idCol = plan.reserved.get('id');
@@ -97,7 +98,7 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
       for (const row of table.rows) {
         const source = idCell(row.cells[s]);
         const target = idCell(row.cells[t]);
-        const attributes = rowAttributes(plan, row, problems, ref);
+        const attributes = rowAttributes(plan, row, problems, ref, warnings);
         if (source === undefined || source === '') problems.add(ref(row.n, s), `row ${row.n}: Source is empty`);
         if (target === undefined || target === '') problems.add(ref(row.n, t), `row ${row.n}: Target is empty`);
         if (source === undefined || target === undefined || source === '' || target === '') continue;
@@ -123,7 +124,7 @@ export async function importXlsx(file: UploadedFile, limits: ImportLimits): Prom
     }
   }
   problems.throwIfAny('the workbook has problems');
-  return { networkJSON, ...meta };
+  return { networkJSON, ...meta, warnings: warnings.list() };
 }
 
 export async function exportXlsx(net: ExportableNetwork): Promise<ExportedFile> {

@@ -3,14 +3,16 @@
  * bomb costs a bounded amount of memory and time:
  * - the central directory is read and every entry's local header must sit exactly where the previous
  *   entry ended (no hidden entries that a streaming reader would see but the directory does not);
- * - the declared uncompressed sizes must add up to at most `maxInflated`;
+ * - the declared uncompressed sizes must add up to at most `maxInflated`, and an entry larger than
+ *   8 MiB may unpack to at most 200 times its packed size (BUDGETS in problems.ts: a bomb of one
+ *   repeated line packs 1,000 times);
  * - each entry is inflated (node's zlib) into at most one byte more than its declared size: more data
  *   than declared is refused. The inflated entries are kept (`data`): readers use them as they are, so
  *   nothing is inflated twice.
  * Zip64 archives are refused (a workbook or CSV within the upload limits never needs them).
  */
 import { inflateRawSync } from 'node:zlib';
-import { tooLarge, unreadable } from './problems.ts';
+import { BUDGETS, tooLarge, unreadable } from './problems.ts';
 
 interface Entry {
   name: string;
@@ -66,6 +68,9 @@ export function checkZip(buf: Uint8Array, label: string, maxInflated: number): E
     if (e.method !== 0 && e.method !== 8) throw bad(`entry ${e.name} uses an unsupported compression method`);
     total += e.size;
     if (total > maxInflated) throw tooLarge(`${label} unpacks to more than ${maxInflated} bytes`);
+    if (e.size > BUDGETS.ratioFloorBytes && e.size > e.compressedSize * BUDGETS.maxRatio) {
+      throw tooLarge(`${label}: entry ${e.name} unpacks to ${Math.round(e.size / Math.max(1, e.compressedSize))} times its packed size (more than ${BUDGETS.maxRatio} times is refused: real sheets and CSVs pack far less)`);
+    }
     entries.push(e);
     p += centralLen;
   }

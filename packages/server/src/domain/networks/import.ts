@@ -18,6 +18,7 @@ import { DomainError, type DomainErrorItem } from '../errors.ts';
 import { parseBoolean } from './body.ts';
 import { createNetwork, resolveCreator } from './create.ts';
 import { detectFormat, FORMATS, isFormatId, type FormatId, type UploadedFile } from '../formats/index.ts';
+import type { ImportWarning } from '../formats/problems.ts';
 import { readNetworkFileOffThread } from '../formats/read-pool.ts';
 
 export interface ImportFields {
@@ -36,7 +37,7 @@ export interface ImportRequest {
 }
 
 export function importLimits(config: Config) {
-  return { maxNodes: config.limits.maxNodes, maxEdges: config.limits.maxEdges, maxBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes };
+  return { maxNodes: config.limits.maxNodes, maxEdges: config.limits.maxEdges, maxBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes, readerHeapMb: config.limits.importHeapMb };
 }
 
 function baseName(filename: string): string {
@@ -44,7 +45,7 @@ function baseName(filename: string): string {
   return base || 'Imported network';
 }
 
-export async function importNetwork(db: Kysely<Database>, config: Config, principal: Principal, req: ImportRequest): Promise<NetworkRecord & { format: FormatId }> {
+export async function importNetwork(db: Kysely<Database>, config: Config, principal: Principal, req: ImportRequest): Promise<NetworkRecord & { format: FormatId; warnings: ImportWarning[] }> {
   const f = req.fields;
   const problems: DomainErrorItem[] = [];
   if (!req.file) problems.push({ path: '/file', message: 'is required (the network file, as a multipart part named "file")' });
@@ -70,6 +71,7 @@ export async function importNetwork(db: Kysely<Database>, config: Config, princi
     if (value?.includes('\u0000')) throw new DomainError('INVALID_ARGS', `${label}: the network ${key} in the file must not contain U+0000`, [{ path: `/file`, message: `the network ${key} in the file must not contain U+0000` }]);
   }
   const rec = await createNetwork(db, config, principal, {
+    // the graph's own name (GraphML graph name/id, GEXF meta title, JSON/Excel/CSV network name)
     name: f.name?.trim() || meta.name?.trim() || baseName(file.filename),
     description: f.description ?? meta.description ?? '',
     isDirected: directed ?? meta.isDirected ?? true,
@@ -80,5 +82,5 @@ export async function importNetwork(db: Kysely<Database>, config: Config, princi
     edgeCount: read.edgeCount,
     originalFileType: FORMATS[format].originalFileType,
   });
-  return { ...rec, format };
+  return { ...rec, format, warnings: meta.warnings ?? [] };
 }

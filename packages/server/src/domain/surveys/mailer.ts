@@ -17,45 +17,20 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
 import { allEmployees } from '../../store/people.ts';
 import type { Database } from '../../store/schema.ts';
 import { claimDelivery, finishDelivery, listCollectingSurveys, listDeliveries, listRespondents, type SurveyRecord } from '../../store/surveys.ts';
 import type { Directory } from '../people/directory.ts';
+import { smtpMailer, type Mailer } from '../mail.ts';
 import { loadSurvey } from './access.ts';
 import { linkKey, pseudonymOf, respondentToken, respondentUrl } from './links.ts';
 import type { EmailTemplates, Schedule } from './surveys.ts';
-
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-export interface Mailer {
-  send(message: MailMessage): Promise<void>;
-  close(): void;
-}
 
 export interface MailDeps {
   db: Kysely<Database>;
   config: Config;
   now: () => number;
-}
-
-/** The SMTP sender of `SMTP_URL`, or null when e-mail is off. */
-export function smtpMailer(config: Config): Mailer | null {
-  if (!config.surveys.smtpUrl) return null;
-  const transport = nodemailer.createTransport(config.surveys.smtpUrl);
-  return {
-    async send(m) {
-      await transport.sendMail({ from: config.surveys.mailFrom, to: m.to, subject: m.subject, text: m.text });
-    },
-    close() {
-      transport.close();
-    },
-  };
 }
 
 /** `{{name}}` and `{{link}}` of a template (plain text). */

@@ -18,7 +18,7 @@ import type { FormatId } from '../../domain/formats/index.ts';
 import type { Principal } from '../../domain/identity/credentials/principal.ts';
 import { contentDisposition, readUpload, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
+import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams } from '@netloom/protocol/http';
 
 const problems = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ProblemRef]));
 
@@ -37,7 +37,7 @@ export async function handleImport(app: FastifyInstance, request: FastifyRequest
       fields: upload.fields,
     });
     request.log.info({ networkId: rec.id, format: rec.format, nodes: rec.node_count, edges: rec.edge_count }, 'network imported');
-    return presentNetwork(rec, rec.owner_name);
+    return { ...presentNetwork(rec, rec.owner_name), warnings: rec.warnings };
   } finally {
     await upload.cleanup();
   }
@@ -63,11 +63,11 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
       config: { auth: { resource: 'networks' } },
       schema: {
         summary: 'Create a network from a file (JSON, Excel, GEXF, GraphML, CSV)',
-        description: 'multipart/form-data with a part `file` (and `nodesFile` for a CSV edge list). Every problem of the file is listed in `errors`, each `path` naming sheet and cell or file and line. Nothing is stored when there is a problem.',
+        description: 'multipart/form-data with a part `file` (and `nodesFile` for a CSV edge list). Every problem of the file is listed in `errors`, each `path` naming sheet and cell or file and line. Nothing is stored when there is a problem. The answer lists in `warnings` what was converted, dropped or interpreted (with file and line or sheet and cell).',
         tags: ['networks'],
         consumes: ['multipart/form-data'],
         body: ImportBody,
-        response: { 200: ref(NetworkResourceSchema), ...problems(400, 401, 403, 413, 415, 429) },
+        response: { 200: ref(ImportedNetworkSchema), ...problems(400, 401, 403, 413, 415, 429) },
       },
       // the multipart body is read by the handler (streamed to disk); the schema documents it
       validatorCompiler: () => () => true,

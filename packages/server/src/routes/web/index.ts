@@ -10,6 +10,7 @@ import { webSessionRoutes } from './session.ts';
 import { webAccountRoutes } from './account.ts';
 import { webOrganizationRoutes } from './organization.ts';
 import { webLinkRoutes } from './links.ts';
+import { webPasswordResetRoutes } from './password-reset.ts';
 import { webCredentialRoutes } from './credentials.ts';
 import { webExploreRoutes } from './explore.ts';
 import { organizationMemberRoutes } from './organization-members.ts';
@@ -24,6 +25,7 @@ export async function webRoutes(app: App, opts: { ctx: EmbedContext }): Promise<
   webAccountRoutes(app, deps);
   webOrganizationRoutes(app);
   webLinkRoutes(app, deps);
+  webPasswordResetRoutes(app, deps);
   webCredentialRoutes(app, deps);
   webExploreRoutes(app, opts.ctx);
   organizationMemberRoutes(app, opts.ctx);

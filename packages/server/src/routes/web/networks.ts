@@ -14,7 +14,7 @@ import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, un
 import { requireWeb } from '../../http/web-session.ts';
 import { registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { DeletedSchema, NetworkIdParams, NetworkResourceSchema, ref, ExportQuery, fileResponse, ImportBody, ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
+import { DeletedSchema, ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ref, ExportQuery, fileResponse, ImportBody, ShareBody, ShareParams, SharesSchema, WebNetworkDetailSchema, WebNetworkListQuery, WebNetworkListSchema, WebNetworkPatchBody, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
 import { handleExport, handleImport } from '../networks/files.ts';
 
 export async function webNetworkRoutes(app: App): Promise<void> {
@@ -99,7 +99,7 @@ export async function webNetworkRoutes(app: App): Promise<void> {
         description: 'As POST /api/v2/networks/import; answers 201. Every problem of the file is listed in `errors` with sheet/cell or file/line.',
         consumes: ['multipart/form-data'],
         body: ImportBody,
-        response: { 201: ref(NetworkResourceSchema), ...webProblems(400, 401, 403, 413, 415, 429) },
+        response: { 201: ref(ImportedNetworkSchema), ...webProblems(400, 401, 403, 413, 415, 429) },
       },
       validatorCompiler: () => () => true,
     },

@@ -1,13 +1,14 @@
 /**
  * Organization settings the web app's account holders need now (docs/web-app.md "Organization"):
  *   PUT  /app/api/organization/settings     { requireMfa } (Owners/Admins)
- *   POST /app/api/organization/invitations  { email, role } → { url, expiresAt } (Owners/Admins)
+ *   POST /app/api/organization/invitations  { email, role } → { url, expiresAt } (Owners/Admins; e-mailed too with SMTP_URL)
  */
 import type { App } from '../../http/app-type.ts';
 import { setOrganizationRequireMfa } from '../../domain/identity/account.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isOrgAdmin } from '../../domain/identity/users.ts';
 import { createInvitation } from '../../domain/identity/user-links.ts';
+import { mailInvitation } from '../../domain/identity/reset-mail.ts';
 import { requireWeb } from '../../http/web-session.ts';
 import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 
@@ -35,6 +36,8 @@ export function webOrganizationRoutes(app: App): void {
       if (!w.membership || !isOrgAdmin(w.membership)) throw new DomainError('FORBIDDEN', 'only Owners and Admins of an organization invite members');
       const body = request.body;
       const link = await createInvitation(db, app.config.publicUrl, { email: body.email, orgId: w.membership.org_id, role: body.role ?? 'Standard User', createdBy: `user:${w.userId}`, inviterUserId: w.userId }, app.now());
+      // with SMTP_URL the invitation is e-mailed too (best effort: the link is answered either way)
+      await mailInvitation(app.mail, link, w.org?.name ?? 'your organization').catch((err: unknown) => request.log.warn({ err: { message: (err as Error).message } }, 'invitation e-mail failed'));
       return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt });
     },
   );
