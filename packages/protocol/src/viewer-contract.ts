@@ -8,7 +8,7 @@
  */
 
 /** Explore left-menu items in the viewer's own order (docs/embedding-api.md "Viewer options"). */
-export const MENU_ITEMS = ['layout', 'open', 'save', 'templates', 'labels', 'layers', 'tables', 'metrics', 'color', 'size', 'filter', 'shapes', 'rollup', 'export', 'settings'] as const;
+export const MENU_ITEMS = ['layout', 'open', 'save', 'templates', 'labels', 'layers', 'tables', 'metrics', 'groups', 'color', 'size', 'filter', 'shapes', 'rollup', 'export', 'settings'] as const;
 export type MenuItem = (typeof MENU_ITEMS)[number];
 
 /** The session header above the viewer. */

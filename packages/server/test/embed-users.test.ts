@@ -214,7 +214,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(s.json().ui, { menu: ['layout', 'settings'], aiChat: true });
       assert.equal(s.json().header, 'none');
       const d = await post(base);
-      assert.equal(d.json().ui.menu.length, 15);
+      assert.equal(d.json().ui.menu.length, 16);
       assert.deepEqual((await post({ ...base, ui: { menu: [] } })).json().ui, { menu: [], aiChat: true });
       await f.host('POST', '/api/v2/embed/users/v1/deactivate');
       const deact = await post(base);

@@ -21,6 +21,19 @@ export async function getSurvey(db: Kysely<Database>, id: string): Promise<Surve
 }
 
 /** The survey with the share of `userId` on it (null when not shared with them). */
+const LITE_COLUMNS = ['id', 'dir', 'owner_id', 'name', 'status', 'privacy', 'min_group_size', 'intro', 'consent', 'roster', 'respondents', 'questions', 'version', 'schedule', 'email', 'wave', 'previous_wave_id', 'open_link_gen', 'open_link_hash', 'created', 'modified', 'launched_at', 'closed_at'] as const;
+
+/** The survey without its fixed roster (`roster_ids` null; read it with getRosterIds): the respondent API's read on every request. */
+export async function getSurveyLite(db: Kysely<Database>, id: string): Promise<SurveyRecord | null> {
+  const row = await db.selectFrom('surveys').select(LITE_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row ? { ...row, roster_ids: null } : null;
+}
+
+/** The fixed roster (JSON of employeeIds) of a launched survey, read apart: it can be large. */
+export async function getRosterIds(db: Kysely<Database>, id: string): Promise<string | null> {
+  return (await db.selectFrom('surveys').select('roster_ids').where('id', '=', id).executeTakeFirst())?.roster_ids ?? null;
+}
+
 export async function getSurveyForUser(db: Kysely<Database>, id: string, userId: string): Promise<SurveyWithShare | null> {
   const row = await db
     .selectFrom('surveys as s')

@@ -13,6 +13,7 @@ const PATHS: Record<MenuItem | 'search' | 'close' | 'stop', string> = {
   layers: 'M12 3l9 5-9 5-9-5zM3 13l9 5 9-5',
   tables: 'M4 5h16v14H4zM4 10h16M4 15h16M10 5v14',
   metrics: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
+  groups: 'M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z',
   color: 'M12 3a9 9 0 1 0 0 18c1.5 0 2-1 2-2s-1-1.5-1-2.5S14 15 15 15h2a4 4 0 0 0 4-4c0-4.4-4-8-9-8zM7.5 11h.01M10 7h.01M15 7.5h.01',
   size: 'M4 16a3 3 0 1 0 6 0a3 3 0 1 0-6 0M12 10a6 6 0 1 0 12 0a6 6 0 1 0-12 0',
   filter: 'M3 5h18l-7 8v6l-4 2v-8z',

@@ -13,6 +13,7 @@ import { toWireError } from '../errors.ts';
 import { LayoutRunner } from '../layout/runner.ts';
 import { TablesPanel } from './data-panels.ts';
 import { MetricsPanel } from './metrics-panel.ts';
+import { GroupsPanel } from './groups-panel.ts';
 import { Drawing } from './drawing.ts';
 import { rollupPanel, settingsPanel, shapesPanel } from './drawing-panels.ts';
 import { ExportPanel } from './export-panel.ts';
@@ -37,6 +38,7 @@ export class ExploreMenu implements PanelHost {
   readonly filter: FilterPanel;
   readonly exports: ExportPanel;
   readonly metrics: MetricsPanel;
+  readonly groups: GroupsPanel;
   nav: HTMLElement | null = null;
   panel: HTMLElement | null = null;
   active: MenuItem | null = null;
@@ -56,6 +58,7 @@ export class ExploreMenu implements PanelHost {
     this.layoutPanel = new LayoutPanel(this, this.layout);
     this.tables = new TablesPanel(this);
     this.metrics = new MetricsPanel(this);
+    this.groups = new GroupsPanel(this);
     this.filter = new FilterPanel(this);
     this.exports = new ExportPanel(this, ctx.downloadPageUrl, () => ({ table: this.tables.current(), kind: this.tables.state.kind }));
     this.tables.onCsv = () => this.exports.start('csv');
@@ -138,7 +141,7 @@ export class ExploreMenu implements PanelHost {
     p.append(body);
     const renderers: Record<MenuItem, (b: HTMLElement) => void> = {
       layout: (b) => this.layoutPanel.render(b), open: (b) => openPanel(this, b), save: (b) => savePanel(this, b), templates: (b) => templatesPanel(this, b),
-      labels: (b) => labelsPanel(this, b), layers: (b) => layersPanel(this, b), tables: (b) => this.tables.render(b), metrics: (b) => this.metrics.render(b),
+      labels: (b) => labelsPanel(this, b), layers: (b) => layersPanel(this, b), tables: (b) => this.tables.render(b), metrics: (b) => this.metrics.render(b), groups: (b) => this.groups.render(b),
       color: (b) => colorSizePanel(this, b, 'color'), size: (b) => colorSizePanel(this, b, 'size'), filter: (b) => this.filter.render(b), shapes: (b) => shapesPanel(this, b),
       rollup: (b) => rollupPanel(this, b), export: (b) => this.exports.render(b), settings: (b) => settingsPanel(this, b),
     };

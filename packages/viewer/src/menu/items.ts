@@ -9,7 +9,7 @@ export { MENU_ITEMS, type MenuItem };
 
 export const MENU_TITLES: Record<MenuItem, string> = {
   layout: 'Layout', open: 'Open view', save: 'Save view', templates: 'Templates', labels: 'Labels', layers: 'Layers',
-  tables: 'Tables', metrics: 'Metrics', color: 'Color', size: 'Size', filter: 'Filter', shapes: 'Shapes', rollup: 'Roll-up',
+  tables: 'Tables', metrics: 'Metrics', groups: 'Groups', color: 'Color', size: 'Size', filter: 'Filter', shapes: 'Shapes', rollup: 'Roll-up',
   export: 'Export', settings: 'Settings',
 };
 

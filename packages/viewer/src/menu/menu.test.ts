@@ -34,7 +34,7 @@ test('ui.menu: only listed items, always in the viewer order; [] none; omitted a
   assert.deepEqual(visibleMenuItems(undefined), [...MENU_ITEMS]);
   assert.deepEqual(visibleMenuItems([]), []);
   assert.deepEqual(visibleMenuItems(['settings', 'color', 'layout', 'color', 'bogus']), ['layout', 'color', 'settings']);
-  assert.equal(MENU_ITEMS.length, 15);
+  assert.equal(MENU_ITEMS.length, 16);
 });
 
 test('metric results become typed node attributes; mixed values become categorical', () => {

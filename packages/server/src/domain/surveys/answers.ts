@@ -9,20 +9,19 @@
 import type { Kysely } from 'kysely';
 import { getEmployeeByEmployeeId, updateEmployee } from '../../store/people.ts';
 import type { Database } from '../../store/schema.ts';
-import { getAnswers, markStarted, upsertAnswer, type SurveyRecord } from '../../store/surveys.ts';
+import { getAnswers, getRosterIds, markStarted, upsertAnswer, type SurveyRecord } from '../../store/surveys.ts';
 import type { ProblemItem } from '../errors.ts';
 import { checkAttributeValue, type Question } from './questions.ts';
 
-/** The fixed roster of a launched survey (cached per survey version of the list). */
-const rosterCache = new Map<string, { text: string; set: Set<string> }>();
+/** The fixed roster of a launched survey, cached per survey and `modified` (every change of the roster changes it). */
+const rosterCache = new Map<string, { modified: string; set: Set<string> }>();
 
-export function rosterSet(s: SurveyRecord): Set<string> {
-  const text = s.roster_ids ?? '[]';
+export async function rosterOf(db: Kysely<Database>, s: SurveyRecord): Promise<Set<string>> {
   const hit = rosterCache.get(s.id);
-  if (hit && hit.text === text) return hit.set;
-  const set = new Set(JSON.parse(text) as string[]);
+  if (hit && hit.modified === s.modified) return hit.set;
+  const set = new Set(JSON.parse((await getRosterIds(db, s.id)) ?? '[]') as string[]);
   if (rosterCache.size > 200) rosterCache.delete(rosterCache.keys().next().value as string);
-  rosterCache.set(s.id, { text, set });
+  rosterCache.set(s.id, { modified: s.modified, set });
   return set;
 }
 

@@ -54,7 +54,7 @@ export async function eraseFromSurveys(db: Kysely<Database>, dir: string, employ
   await deleteLinkHistory(db, ids, employeeId);
   const nominations = await removeNominations(db, ids, employeeId);
   for (const s of surveys) {
-    const patch: { roster?: string; respondents?: string; roster_ids?: string } = {};
+    const patch: { roster?: string; respondents?: string; roster_ids?: string; modified?: string } = {};
     const roster = withoutId(s.roster, employeeId);
     if (roster) patch.roster = roster;
     const resp = withoutId(s.respondents, employeeId);
@@ -63,7 +63,8 @@ export async function eraseFromSurveys(db: Kysely<Database>, dir: string, employ
       const list = JSON.parse(s.roster_ids) as string[];
       if (list.includes(employeeId)) patch.roster_ids = JSON.stringify(list.filter((e) => e !== employeeId));
     }
-    if (Object.keys(patch).length) await updateSurvey(db, s.id, patch);
+    // `modified` changes with the roster: cached rosters (answers.ts) are keyed by it
+    if (Object.keys(patch).length) await updateSurvey(db, s.id, { ...patch, modified: new Date().toISOString() });
   }
   return { responsesRemoved: respondents, answersRemoved: answers, nominationsRemoved: nominations };
 }

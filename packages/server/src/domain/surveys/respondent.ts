@@ -13,9 +13,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { allEmployees, listCustomFields } from '../../store/people.ts';
 import type { Database } from '../../store/schema.ts';
-import { deleteAnswer, getRespondent, getRespondentByTokenHash, getSurvey, getSurveyByOpenLinkHash, isRevokedLink, updateRespondent, type RespondentRecord, type SurveyRecord } from '../../store/surveys.ts';
+import { deleteAnswer, getRespondent, getRespondentByTokenHash, getSurveyByOpenLinkHash, getSurveyLite, isRevokedLink, updateRespondent, type RespondentRecord, type SurveyRecord } from '../../store/surveys.ts';
 import { DomainError, invalidArgs, type ProblemItem } from '../errors.ts';
-import { answerMap, checkComplete, checkValue, namedIn, questionsOf, rosterSet, saveAnswer } from './answers.ts';
+import { answerMap, checkComplete, checkValue, namedIn, questionsOf, rosterOf, saveAnswer } from './answers.ts';
 import { linkKey, respondentToken, respondentUrl, TOKEN_SHAPE, tokenHash } from './links.ts';
 import type { Question } from './questions.ts';
 
@@ -55,7 +55,7 @@ export async function openLink(deps: RespondentDeps, token: string): Promise<Ope
     if (await isRevokedLink(deps.db, hash)) throw new DomainError('LINK_REVOKED', 'this survey link was replaced or withdrawn; ask the survey’s organizer for your current link');
     throw new InvalidLinkError();
   }
-  const survey = await getSurvey(deps.db, respondent.survey_id);
+  const survey = await getSurveyLite(deps.db, respondent.survey_id);
   if (!survey) throw new InvalidLinkError();
   checkOpen(survey, deps.now());
   return { survey, respondent };
@@ -73,6 +73,7 @@ export async function respondentView(deps: RespondentDeps, o: Opened) {
   const answers = await answerMap(deps.db, survey.id, respondent.employee_id);
   const person = (await allEmployees(deps.db, survey.dir)).find((p) => p.employee_id === respondent.employee_id);
   const schedule = JSON.parse(survey.schedule) as { closesAt?: string };
+  const roster = await rosterOf(deps.db, survey);
   const carryForward: Record<string, string[]> = {};
   for (const q of questions) if (q.carryForwardFrom) carryForward[q.id] = namedIn(answers.get(q.carryForwardFrom));
   return {
@@ -83,7 +84,7 @@ export async function respondentView(deps: RespondentDeps, o: Opened) {
       closesAt: schedule.closesAt ?? null,
       version: survey.version,
       questions: questions.map(respondentQuestion),
-      rosterSize: Math.max(0, rosterSet(survey).size - (rosterSet(survey).has(respondent.employee_id) ? 1 : 0)),
+      rosterSize: Math.max(0, roster.size - (roster.has(respondent.employee_id) ? 1 : 0)),
     },
     respondent: { employeeId: respondent.employee_id, name: person?.name ?? '', status: respondent.status, submittedAt: respondent.submitted_at },
     answers: Object.fromEntries(answers),
@@ -105,7 +106,7 @@ export async function respondentRoster(deps: RespondentDeps, o: Opened, query: {
   if (query.q !== undefined && query.q.length > 200) problems.push({ path: '/query/q', message: 'at most 200 characters' });
   if (problems.length) throw invalidArgs(problems, 'query');
   const visible = (await listCustomFields(deps.db, o.survey.dir)).filter((f) => f.sensitive === 0);
-  const roster = rosterSet(o.survey);
+  const roster = await rosterOf(deps.db, o.survey);
   const q = query.q?.trim().toLowerCase() ?? '';
   const people = (await allEmployees(deps.db, o.survey.dir))
     .filter((p) => roster.has(p.employee_id) && p.employee_id !== o.respondent.employee_id)
@@ -132,7 +133,7 @@ export async function respondentSave(deps: RespondentDeps, o: Opened, questionId
   if (!('value' in b)) throw invalidArgs([{ path: '/value', message: 'is required (the answer)' }]);
   const problems: ProblemItem[] = [];
   const answers = q.carryForwardFrom ? await answerMap(deps.db, o.survey.id, o.respondent.employee_id) : new Map<string, unknown>();
-  checkValue(q, b.value, { roster: rosterSet(o.survey), self: o.respondent.employee_id, answers }, '/value', problems);
+  checkValue(q, b.value, { roster: await rosterOf(deps.db, o.survey), self: o.respondent.employee_id, answers }, '/value', problems);
   if (problems.length) throw invalidArgs(problems);
   const at = new Date(deps.now()).toISOString();
   await saveAnswer(deps.db, o.survey, o.respondent.employee_id, q, b.value, at);

@@ -17,7 +17,7 @@ import { getRespondent, listAnswers, listDeliveries, listRespondents, pageAnswer
 import { DomainError, invalidArgs, type ProblemItem } from '../errors.ts';
 import { auditDirectory, type Directory } from '../people/directory.ts';
 import { parsePage } from '../people/employees.ts';
-import { checkComplete, checkValue, questionsOf, rosterSet, saveAnswer } from './answers.ts';
+import { checkComplete, checkValue, questionsOf, rosterOf, saveAnswer } from './answers.ts';
 import { loadSurvey } from './access.ts';
 import { eraseResponse } from './erasure.ts';
 import { linkKey, pseudonymOf } from './links.ts';
@@ -110,10 +110,11 @@ export async function enterResponse(deps: ResponseDeps, dir: Directory, id: stri
   const given = Object.entries(o.answers as Record<string, unknown>);
   const merged = new Map(saved);
   for (const [qid, v] of given) merged.set(qid, v);
+  const roster = await rosterOf(deps.db, survey);
   for (const [qid, v] of given) {
     const q = byId.get(qid);
     if (!q) problems.push({ path: `/answers/${qid}`, message: `the survey has no question ${JSON.stringify(qid)}` });
-    else checkValue(q, v, { roster: rosterSet(survey), self: employeeId, answers: merged }, `/answers/${qid}`, problems);
+    else checkValue(q, v, { roster, self: employeeId, answers: merged }, `/answers/${qid}`, problems);
   }
   if (o.submit === true) problems.push(...checkComplete(questions, merged, '/answers'));
   if (problems.length) throw invalidArgs(problems);
