@@ -40,6 +40,7 @@ import { registerRoutes } from './plugins/routes.ts';
 import { startSurveyMailer, type SurveyMailScheduler } from './domain/surveys/mailer.ts';
 import { smtpMailer, type Mailer } from './domain/mail.ts';
 import { startHousekeeping } from './domain/housekeeping.ts';
+import { NetworkExports } from './domain/networks/export.ts';
 import { ENGINE_VERSION } from '@netloom/engine';
 
 export interface AppDeps {
@@ -58,6 +59,8 @@ declare module 'fastify' {
     /** The Redis connection when REDIS_URL is set, else null. */
     redis: Redis | null;
     now: () => number;
+    /** Export limits and the cache of Public exports (domain/networks/export.ts). */
+    networkExports: NetworkExports;
     /** Runs a survey e-mail pass soon (after a launch); a no-op without SMTP_URL. */
     surveyMailer: { poke(): void };
     /** The SMTP sender (SMTP_URL) of invitations and password resets; null when e-mail is off. */
@@ -150,6 +153,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('database', database);
   app.decorate('redis', redis);
   app.decorate('now', deps.now ?? Date.now);
+  app.decorate('networkExports', new NetworkExports(config.exports));
   const housekeeping = startHousekeeping(database.db, { intervalMs: config.housekeepingMs, now: () => app.now(), windowMs: Math.max(3_600_000, config.web.signInWindowMs), log: app.log });
   app.addHook('onClose', async () => {
     await housekeeping.stop();

@@ -70,8 +70,28 @@ export interface Config {
   web: WebConfig;
   /** Metric jobs and their workers (docs/jobs.md). */
   jobs: JobsConfig;
+  /** Network exports (docs/api/import-export.md "Export limits", docs/security.md "Exports"). */
+  exports: ExportsConfig;
   /** Surveys: respondent links and e-mail (docs/surveys.md, docs/api/people-and-surveys.md). */
   surveys: SurveysConfig;
+}
+
+/** Network exports (docs/api/import-export.md "Export limits"). */
+export interface ExportsConfig {
+  /** NETLOOM_EXPORT_MAX_CELLS: an export's cells (nodes × their columns + edges × theirs) at most (20,000,000); more → 413. */
+  maxCells: number;
+  /** NETLOOM_EXPORTS_PER_CALLER: exports one user (or one anonymous address) may have in progress at once (2); more → 429. */
+  perCaller: number;
+  /** NETLOOM_ANONYMOUS_EXPORTS: exports without a credential in progress at once in one instance, all addresses together (2); more → 429. */
+  anonymous: number;
+  /** NETLOOM_EXPORT_THREADS: worker threads that build export files (1); further exports wait for one. */
+  threads: number;
+  /** NETLOOM_EXPORT_WORKER_MEMORY_MB: heap limit of an export thread (768); an export that needs more fails with 413 instead of growing the process. */
+  workerMemoryMb: number;
+  /** NETLOOM_EXPORT_CACHE_BYTES: memory for cached exports of Public networks (64 MiB; 0 = no cache). */
+  cacheBytes: number;
+  /** NETLOOM_EXPORT_CACHE_MIN_BYTES: Public exports at least this big are cached (256 KiB). */
+  cacheMinBytes: number;
 }
 
 /** Surveys (docs/api/people-and-surveys.md). */
@@ -323,6 +343,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       shardMinNodes: int(env, 'NETLOOM_JOB_SHARD_MIN_NODES', 20_000, 2),
       shardSources: int(env, 'NETLOOM_JOB_SHARD_SOURCES', 5_000, 1),
       maxActivePerOwner: int(env, 'NETLOOM_JOB_MAX_ACTIVE', 100, 1),
+    },
+    exports: {
+      maxCells: int(env, 'NETLOOM_EXPORT_MAX_CELLS', 20_000_000, 1),
+      perCaller: int(env, 'NETLOOM_EXPORTS_PER_CALLER', 2, 1),
+      anonymous: int(env, 'NETLOOM_ANONYMOUS_EXPORTS', 2, 0),
+      threads: int(env, 'NETLOOM_EXPORT_THREADS', 1, 1),
+      workerMemoryMb: int(env, 'NETLOOM_EXPORT_WORKER_MEMORY_MB', 768, 64),
+      cacheBytes: int(env, 'NETLOOM_EXPORT_CACHE_BYTES', 64 * 1024 * 1024, 0),
+      cacheMinBytes: int(env, 'NETLOOM_EXPORT_CACHE_MIN_BYTES', 256 * 1024, 0),
     },
     surveys: {
       linkKey: env.NETLOOM_SURVEY_LINK_KEY || null,

@@ -53,6 +53,12 @@ export function registerDecompression(app: FastifyInstance, opts: DecompressOpti
     }
     const known = raw === 'gzip' || raw === 'x-gzip' || raw === 'br' || raw === 'deflate';
     if (!known) return done(new HttpProblem('UNSUPPORTED_ENCODING', `Content-Encoding ${JSON.stringify(raw)} is not supported; use gzip, deflate or br`));
+    // Multipart uploads are read by @fastify/multipart from the raw request, not from this decoded stream:
+    // a compressed one would wait, unread, for the request timeout (issue 19, Low). Compressed files
+    // (zip, xlsx) are sent as they are.
+    if (String(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {
+      return done(new HttpProblem('UNSUPPORTED_ENCODING', `Content-Encoding ${JSON.stringify(raw)} is not supported on multipart/form-data uploads; send the form uncompressed (a zipped CSV or an .xlsx file is compressed already)`));
+    }
     const makeDecoder = (head: Buffer) => {
       if (raw === 'br') return zlib.createBrotliDecompress();
       if (raw === 'deflate') return head.length >= 2 && isZlibHeader(head[0], head[1]) ? zlib.createInflate() : zlib.createInflateRaw();

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { importNetwork } from '../domain/networks/import.ts';
-import { exportNetwork } from '../domain/networks/export.ts';
+import { exportCallerOf } from '../domain/networks/export.ts';
 import type { FormatId } from '../domain/formats/index.ts';
 import type { Principal } from '../domain/identity/credentials/principal.ts';
 import { contentDisposition, readUpload } from './upload.ts';
@@ -28,9 +28,10 @@ export async function handleImport(app: FastifyInstance, request: FastifyRequest
   }
 }
 
-/** The export route's work, shared with the web app's download. */
-export async function handleExport(app: FastifyInstance, reply: FastifyReply, principal: Principal | null, id: string, format: FormatId) {
-  const out = await exportNetwork(app.database.db, principal, id, format, (rec) => ({ ...presentNetwork(rec, rec.owner_name) }));
+/** The export route's work, shared with the web app's download (limits and cache: domain/networks/export.ts). */
+export async function handleExport(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, principal: Principal | null, id: string, format: FormatId) {
+  const out = await app.networkExports.export(app.database.db, principal, exportCallerOf(principal, request.ip), id, format, (rec) => ({ ...presentNetwork(rec, rec.owner_name) }));
+  request.log.info({ networkId: id, format, bytes: out.file.body.byteLength, cached: out.cached }, 'network exported');
   reply.header('content-disposition', contentDisposition(out.filename, out.filenameUtf8));
   reply.header('cache-control', 'private, no-store');
   reply.type(out.file.contentType);

@@ -2,7 +2,8 @@
  * Multipart uploads (network import): @fastify/multipart with hard limits — at most two files (`file`,
  * `nodesFile`) of at most the body limit each, a few short fields — streamed to a private temporary
  * directory that is removed when the request is done, so an upload never sits in memory. Anything over a
- * limit is 413 PAYLOAD_TOO_LARGE; a body that is not multipart is 415.
+ * limit is 413 PAYLOAD_TOO_LARGE; a body that is not multipart is 415. U+0000 in a field or a file name
+ * is 400 (docs/security.md "Input at the edge").
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpProblem } from './error-codes.ts';
+import { NUL_MESSAGE } from './json-body.ts';
 
 export interface SavedFile {
   path: string;
@@ -53,11 +55,19 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
           problems.push({ path: `/${part.fieldname}`, message: `is not a known file part (send "file" and, for a CSV edge list, "nodesFile")` });
           continue;
         }
+        if (part.filename?.includes('\u0000')) {
+          // PostgreSQL text cannot hold U+0000 and the file name may become the network's name (issue 19, Low)
+          part.file.resume();
+          problems.push({ path: `/${part.fieldname}`, message: `the file name ${NUL_MESSAGE}` });
+          continue;
+        }
         const path = join(dir, `${upload.files.size}.upload`);
         await pipeline(part.file, createWriteStream(path, { mode: 0o600 }));
         upload.files.set(part.fieldname, { path, filename: part.filename ?? '', bytes: part.file.bytesRead });
       } else if ((UPLOAD_TEXT_FIELDS as readonly string[]).includes(part.fieldname)) {
-        upload.fields[part.fieldname] = String(part.value);
+        const value = String(part.value);
+        if (value.includes('\u0000')) problems.push({ path: `/${part.fieldname}`, message: NUL_MESSAGE });
+        else upload.fields[part.fieldname] = value;
       } else {
         problems.push({ path: `/${part.fieldname}`, message: 'is not a known parameter' });
       }

@@ -123,6 +123,28 @@ export function attributeNames(objs: Iterable<Record<string, unknown> | undefine
   return [...seen];
 }
 
+/**
+ * The cells an export of a network writes (docs/api/import-export.md "Export limits"): every node times
+ * its table's columns (id, X, Y, Image when any node has them, one per node attribute) plus every edge
+ * times its table's (source, target, id, one per edge attribute). The same measure for every format: it
+ * is the work and memory an export takes.
+ */
+export function exportCells(net: { nodes: { x?: unknown; y?: unknown; image?: unknown; attributes?: Record<string, unknown> }[]; edges?: { attributes?: Record<string, unknown> }[] }): number {
+  const nodes = net.nodes;
+  const edges = net.edges ?? [];
+  let x = 0;
+  let y = 0;
+  let image = 0;
+  for (const n of nodes) {
+    if (n.x !== undefined) x = 1;
+    if (n.y !== undefined) y = 1;
+    if (n.image !== undefined) image = 1;
+  }
+  const nodeColumns = 1 + x + y + image + attributeNames(nodes.map((n) => n.attributes)).length;
+  const edgeColumns = 3 + attributeNames(edges.map((e) => e.attributes)).length;
+  return nodes.length * nodeColumns + edges.length * edgeColumns;
+}
+
 /** `#rrggbb` (or `#rgb`) → normalized lower-case `#rrggbb`, else undefined. */
 export function hexColor(s: unknown): string | undefined {
   if (typeof s !== 'string') return undefined;

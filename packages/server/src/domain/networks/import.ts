@@ -64,6 +64,12 @@ export async function importNetwork(db: Kysely<Database>, config: Config, princi
   if (req.nodesFile && format !== 'csv') throw new DomainError('INVALID_ARGS', 'nodesFile: is only used with a CSV edge list', [{ path: '/nodesFile', message: 'is only used with a CSV edge list' }]);
   const read = await readNetworkFileOffThread(format, file, req.nodesFile, importLimits(config));
   const meta = read.meta;
+  // what the file says about the network is stored in text columns, which cannot hold U+0000 on
+  // PostgreSQL (issue 19, Low: a 500 before); attribute values travel inside the stored JSON and may
+  const label = file.filename || 'file';
+  for (const [key, value] of [['name', meta.name], ['description', meta.description]] as const) {
+    if (value?.includes('\u0000')) throw new DomainError('INVALID_ARGS', `${label}: the network ${key} in the file must not contain U+0000`, [{ path: `/file`, message: `the network ${key} in the file must not contain U+0000` }]);
+  }
   const rec = await createNetwork(db, config, principal, {
     // the graph's own name (GraphML graph name/id, GEXF meta title, JSON/Excel/CSV network name)
     name: f.name?.trim() || meta.name?.trim() || baseName(file.filename),

@@ -52,13 +52,13 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
         tags: ['networks'],
         params: NetworkIdParams,
         querystring: ExportQuery,
-        response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...problems(400, 401, 403, 404, 429) },
+        response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...problems(400, 401, 403, 404, 413, 429) },
       },
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const { format } = request.query as { format: FormatId };
-      return handleExport(app, reply, request.principal, id, format);
+      return handleExport(app, request, reply, request.principal, id, format);
     },
   );
 

@@ -112,12 +112,12 @@ export async function webNetworkRoutes(app: App): Promise<void> {
 
   app.get(
     '/app/api/networks/:id/export',
-    { config: web, schema: { ...base, summary: 'Download a network as JSON, Excel, GEXF, GraphML or CSV (zip)', params: NetworkIdParams, querystring: ExportQuery, response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...webProblems(400, 401, 403, 404, 429) } } },
+    { config: web, schema: { ...base, summary: 'Download a network as JSON, Excel, GEXF, GraphML or CSV (zip)', params: NetworkIdParams, querystring: ExportQuery, response: { 200: fileResponse('The file, with Content-Disposition: attachment'), ...webProblems(400, 401, 403, 404, 413, 429) } } },
     async (request, reply) => {
       const w = principalOf(request, 'web');
       const { id } = request.params;
       const { format } = request.query;
-      return handleExport(app, reply, w.principal, id, format);
+      return handleExport(app, request, reply, w.principal, id, format);
     },
   );
 }
