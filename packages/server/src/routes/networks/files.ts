@@ -6,8 +6,7 @@
  * - `GET /networks/public?q=&limit=&offset=` (Discover; no credential).
  * Thin: the domain reads, checks and stores; these routes move files and present.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { listPublicNetworks } from '../../domain/networks/discover.ts';
 import { template, TEMPLATE_NAME } from '../../domain/formats/templates.ts';
@@ -15,7 +14,7 @@ import { fileBaseName } from '../../domain/formats/values.ts';
 import type { FormatId } from '../../domain/formats/index.ts';
 import { contentDisposition, registerUploads } from '../../http/upload.ts';
 import { presentNetwork } from '../../presenters/network.ts';
-import { ImportedNetworkSchema, NetworkIdParams, NetworkResourceSchema, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams, PublicNetworkListSchema } from '@netloom/protocol/http';
+import { ImportedNetworkSchema, NetworkIdParams, ProblemRef, ref, DiscoverQuery, ExportQuery, fileResponse, ImportBody, TemplateParams, PublicNetworkListSchema } from '@netloom/protocol/http';
 import { principalOf } from '../../plugins/principal.ts';
 import { handleExport, handleImport } from '../../http/network-files.ts';
 

@@ -29,7 +29,7 @@ export function viewerJobRoutes(app: App, _ctx: EmbedContext, deps: () => JobDep
       response: { 200: ref(OfferedMetricListSchema), ...problemResponses(401, 410) },
     },
   }, async (request) => {
-    viewerOf(request);
+    principalOf(request, 'viewer');
     return { metrics: offeredMetrics('node') };
   });
 

@@ -40,7 +40,7 @@ export function webJobRoutes(app: App): void {
     '/app/api/metrics',
     { config: web, schema: { ...base, summary: 'The metrics the app offers to run: every metric of the registry that runs with its defaults', response: { 200: ref(OfferedMetricListSchema), ...webProblems(401, 403, 429) } } },
     async (request) => {
-      requireWeb(request);
+      principalOf(request, 'web');
       return { metrics: offeredMetrics() };
     },
   );
