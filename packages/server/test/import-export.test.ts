@@ -252,6 +252,46 @@ for (const dialect of DIALECTS) {
       assert.equal(((await bad.json()) as { errors: { path: string }[] }).errors[0].path, '/query/format');
     });
 
+    test('CSV export neutralises formula cells: texts starting with = + - @ get a leading \', numbers stay numbers', async () => {
+      const networkJSON = {
+        nodes: [
+          { id: '=cmd|calc', attributes: { note: '=HYPERLINK("http://evil.example","x")', score: -3 } },
+          { id: 'b', attributes: { note: '+1+1', score: 2 } },
+          { id: 'c', attributes: { note: '-2+3', score: -0.5 } },
+          { id: 'd', attributes: { note: '@SUM(A1)', score: 1 } },
+          { id: 'f', attributes: { note: 'plain = text', score: 1 } },
+        ],
+        edges: [{ id: '@e1', source: '=cmd|calc', target: 'b', attributes: { '=w': '-x' } }],
+      };
+      const res = await fetch(`${base}/api/v2/networks`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify({ name: '=evil()', status: 'Public', networkJSON }) });
+      assert.equal(res.status, 200, await res.clone().text());
+      const { _id } = (await res.json()) as { _id: string };
+      const out = await fetch(`${base}/api/v2/networks/${_id}/export?format=csv`);
+      assert.equal(out.status, 200);
+      const files = unzipSync(new Uint8Array(await out.arrayBuffer()));
+      const nodes = Buffer.from(files['nodes.csv']).toString();
+      assert.equal(
+        nodes,
+        'Id,note,score\r\n' +
+          '\'=cmd|calc,"\'=HYPERLINK(""http://evil.example"",""x"")",-3\r\n' +
+          "b,'+1+1,2\r\n" +
+          "c,'-2+3,-0.5\r\n" +
+          "d,'@SUM(A1),1\r\n" +
+          'f,plain = text,1\r\n',
+      );
+      assert.equal(Buffer.from(files['edges.csv']).toString(), "Source,Target,Id,'=w\r\n'=cmd|calc,b,'@e1,'-x\r\n", 'headers and ids too');
+      assert.match(Buffer.from(files['network.csv']).toString(), /^Property,Value\r\nName,'=evil\(\)\r\n/);
+      // … and the zip imports back to the same values
+      const form = new FormData();
+      form.append('file', new Blob([await (await fetch(`${base}/api/v2/networks/${_id}/export?format=csv`)).arrayBuffer()]), 'net.zip');
+      const back = await fetch(`${base}/api/v2/networks/import`, { method: 'POST', headers: bearer(token), body: form });
+      assert.equal(back.status, 200, await back.clone().text());
+      const got = (await (await fetch(`${base}/api/v2/networks/${((await back.json()) as { _id: string })._id}`, { headers: bearer(token) })).json()) as { networkJSON: { nodes: { id: unknown; attributes: Record<string, unknown> }[] } };
+      const notes = Object.fromEntries(got.networkJSON.nodes.map((n) => [String(n.id), n.attributes.note]));
+      assert.equal(notes['=cmd|calc'], '=HYPERLINK("http://evil.example","x")');
+      assert.equal(notes['b'], '+1+1');
+    });
+
     test('Discover lists Public networks of everyone, handpicked first, searchable by name, paged, without a credential', async () => {
       const other = await t.user({ name: 'Other' });
       const otherTok = await t.token(other.id);

@@ -65,6 +65,8 @@ const firstChunk = async (path: string) => (await firstBytes(path, 64 * 1024)).t
  * itself starts with `'` and then one of them, so that it survives — removed again on import.
  */
 const NEUTRALISED = /^'+[=+\-@]/;
+/** What export neutralises: a text starting with = + - @, possibly after quotes of its own. */
+const FORMULA_LIKE = /^'*[=+\-@]/;
 
 interface ReadContext {
   problems: Problems;
@@ -289,8 +291,11 @@ export async function importCsv(file: UploadedFile, nodesFile: UploadedFile | un
 }
 
 function csvText(rows: unknown[][]): string {
-  // a text that starts with ' then = + - @ gets one more ': import removes one (NEUTRALISED), so it reads back as written
-  const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' && NEUTRALISED.test(v) ? `'${v}` : String(v));
+  // CSV formula injection (issue 19 finding 9; docs/api/import-export.md "CSV"): a text a spreadsheet would
+  // run as a formula (first character = + - @) is written with a leading ', and so is a text that already
+  // starts with ' then one of them; import removes one ' (NEUTRALISED), so every value reads back as written.
+  // Numbers are written as they are (-3 stays the number -3).
+  const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' && FORMULA_LIKE.test(v) ? `'${v}` : String(v));
   return Papa.unparse(rows.map((r) => r.map(cell)), { newline: '\r\n', quotes: false, escapeFormulae: false }) + '\r\n';
 }
 
