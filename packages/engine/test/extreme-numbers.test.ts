@@ -53,7 +53,7 @@ const isNumeric = (s: Schema): boolean => s.type === 'number' || s.type === 'int
 /** The metric's numeric parameters (from its schema), each present or not, with any finite value. */
 /** Required non-numeric parameters of some metrics (a partition over the test networks' `group` attribute). */
 function baseParams(metric: AnyMetric, network: NetworkJSON): Record<string, unknown> {
-  if (metric.id === 'modularity') return { attribute: 'group' };
+  if (metric.id === 'modularity' || metric.id === 'groups') return { attribute: 'group' };
   if (metric.id === 'brokerage') return { partition: Object.fromEntries(network.nodes.map((nd) => [String(nd.id), String(nd.attributes?.group)])) };
   return {};
 }
@@ -70,6 +70,16 @@ function checkFinite(metric: AnyMetric, out: unknown, params: Record<string, unk
   const n = network.nodes.length;
   if (metric.kind === 'network') {
     assert.ok(typeof out === 'number' && Number.isFinite(out), `${metric.id}: network value ${out}`);
+    return;
+  }
+  if (metric.kind === 'report') {
+    // a report (the group report): every number in it is finite; null stands for "not defined" (§11)
+    const walk = (v: unknown, at: string): void => {
+      if (typeof v === 'number') assert.ok(Number.isFinite(v), `${metric.id} ${at} = ${v}`);
+      else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}/${i}`));
+      else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}/${k}`);
+    };
+    walk(out, '');
     return;
   }
   const values = (out as { values: Record<string, ArrayLike<unknown>> }).values;

@@ -11,6 +11,7 @@ import { EngineError } from '../src/errors.ts';
 
 /** Parameters a metric requires (no default), for an empty network. */
 const REQUIRED: Record<string, Record<string, unknown>> = {
+  groups: { attribute: 'group' },
   modularity: { attribute: 'team' },
   brokerage: { partition: {} },
   externalVsInternal: { attribute: 'team' },
