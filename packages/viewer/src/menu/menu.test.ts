@@ -8,7 +8,7 @@ import { computeRollup, groupKey } from './rollup.ts';
 import { edgeTable, nodeTable, sortTable, toCsv } from './table.ts';
 import { escapeXml, toSvg } from '../export/svg.ts';
 import { toGexf } from '../export/gexf.ts';
-import { etaText, jobText } from './metrics-panel.ts';
+import { etaText, jobText, setOfferedMetrics } from './metrics-panel.ts';
 import { DEGREE_ATTRIBUTE, firstCategorical, hubThreshold, templates } from './templates.ts';
 
 function model() {
@@ -131,7 +131,7 @@ test('GEXF: visible nodes with attributes, viz color/size/position, edges betwee
   assert.match(gexf, /<gexf[^>]*version="1.3"/);
   assert.equal((gexf.match(/<node /g) ?? []).length, 5);
   assert.equal((gexf.match(/<edge /g) ?? []).length, 5);
-  assert.match(gexf, /<viz:color hex="#e6194b"/);
+  assert.match(gexf, /<viz:color r="230" g="25" b="75" a="1"/);
   assert.match(gexf, /<viz:size value="7"/);
   assert.match(gexf, /<viz:position x="1" y="1"/);
   assert.match(gexf, /label="P0"/);
@@ -165,6 +165,8 @@ test('Filter starts on the first text attribute with few values, never on labels
 });
 
 test('the Metrics panel\'s job line: percentage without a break, the time left in words', () => {
+  // titles come from the service's list (GET /api/v2/embed/viewer/metrics); an id not in it stands as it is
+  setOfferedMetrics([{ id: 'betweennessCentrality', title: 'Betweenness centrality' }, { id: 'pageRank', title: 'PageRank' }] as never);
   assert.equal(etaText(null), 'estimating time left…');
   assert.equal(etaText(3), 'a few seconds left');
   assert.equal(etaText(23), 'about 25 s left');

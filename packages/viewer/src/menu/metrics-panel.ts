@@ -24,6 +24,11 @@ export const POLL_MS = 500;
  */
 let offered: OfferedMetric[] | null = null;
 
+/** The service's list of offered metrics (their ids and titles), as read by the panel. */
+export function setOfferedMetrics(list: OfferedMetric[]): void {
+  offered = list;
+}
+
 export function metricTitle(id: string): string {
   return offered?.find((m) => m.id === id)?.title ?? id;
 }
@@ -67,7 +72,7 @@ export class MetricsPanel {
     if (this.#loading) return;
     this.#loading = this.host.ctx.api.offeredMetrics().then(
       (list) => {
-        offered = list;
+        setOfferedMetrics(list);
         this.#rerender();
       },
       (err) => {
