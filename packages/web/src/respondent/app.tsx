@@ -193,6 +193,7 @@ export function RespondentApp({ token }: { token: string }) {
 
   const qs = view.survey.questions;
   const setAnswer = (qid: string, value: unknown) => {
+    setProblem(null); // the reason given for not going on belonged to the answer before this change
     setAnswers((a) => {
       const next = { ...a };
       if (value === undefined) delete next[qid];
