@@ -227,13 +227,15 @@ for (const { dialect, skip } of await testDialects()) {
       await insertMembership(t.db, { org_id: org.id, user_id: owner.id, role: 'Owner' });
       await insertMembership(t.db, { org_id: org.id, user_id: other.id, role: 'Standard User' });
 
-      const pub = await insertNetwork(t.db, network(owner.id, { name: 'pub', status: 'Public' }));
-      const priv = await insertNetwork(t.db, network(owner.id, { name: 'priv' }));
-      const priv2 = await insertNetwork(t.db, network(owner.id, { name: 'priv2' }));
-      const othersNet = await insertNetwork(t.db, network(other.id, { name: 'others' }));
+      // created while members (org_id set); a network of the owner's from before joining stays personal
+      const pub = await insertNetwork(t.db, network(owner.id, { name: 'pub', status: 'Public', org_id: org.id }));
+      const priv = await insertNetwork(t.db, network(owner.id, { name: 'priv', org_id: org.id }));
+      const priv2 = await insertNetwork(t.db, network(owner.id, { name: 'priv2', org_id: org.id }));
+      const othersNet = await insertNetwork(t.db, network(other.id, { name: 'others', org_id: org.id }));
+      const personal = await insertNetwork(t.db, network(owner.id, { name: 'personal' }));
       const outsiderNet = await insertNetwork(t.db, network(outsider.id, { name: 'outsider', status: 'Public' }));
 
-      assert.deepEqual(await countNetworksByOwner(t.db, owner.id), { public: 1, private: 2 });
+      assert.deepEqual(await countNetworksByOwner(t.db, owner.id), { public: 1, private: 3 });
       assert.deepEqual(await countNetworksByOwner(t.db, newId()), { public: 0, private: 0 });
 
       await upsertShare(t.db, priv.id, other.id, 'View');
@@ -255,6 +257,7 @@ for (const { dialect, skip } of await testDialects()) {
       const forOrg = await listNetworksForOrg(t.db, org.id);
       assert.deepEqual(forOrg.map((n) => n.name).sort(), ['others', 'priv', 'priv2', 'pub']);
       assert.ok(!forOrg.some((n) => n.id === outsiderNet.id));
+      assert.ok(!forOrg.some((n) => n.id === personal.id), 'a personal network is outside the organization (docs/security.md)');
 
       assert.equal(await setHandpicked(t.db, outsiderNet.id, true), true);
       const publics = await listPublicNetworks(t.db);
