@@ -1,5 +1,5 @@
 // Metric jobs in the web application, in Chromium (docs/web-app.md "Metric jobs"; issue 13 item 4): from a
-// network's page exact betweenness on an undirected BA(10000, 3) runs as a job (one metric thread, so it
+// network's page exact betweenness on an undirected BA(25000, 3) runs as a job (one metric thread, so it
 // runs for many seconds); the Jobs page shows it with its network, a progress bar whose value rises and
 // the time left, passes axe and fits a 390-px phone; Cancel (keyboard) makes the job `cancelled` through
 // the public API; a quick PageRank then finishes while the page watches (status Done, a toast); in
@@ -43,7 +43,7 @@ function barabasiAlbert(n: number, m: number) {
 before(async () => {
   if (skipBrowser) return;
   env = await startWebEnv({ env: { NETLOOM_METRIC_WORKERS: '1' } });
-  const r = await env.api('POST', '/api/v2/networks', { name: 'Org chart BA', isDirected: false, networkJSON: barabasiAlbert(10_000, 3) });
+  const r = await env.api('POST', '/api/v2/networks', { name: 'Org chart BA', isDirected: false, networkJSON: barabasiAlbert(25_000, 3) });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   networkId = String(r.body._id);
 });
