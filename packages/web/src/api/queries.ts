@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, setCsrfToken } from './client.ts';
 import { sessionStarted } from './outcomes.ts';
-import type { Account, Credential, LinkInfo, NetworkDetail, NetworkList, PublicNetworks, Session, Share, ShareInput, WebJob, WebJobList, WebSession } from './types.ts';
+import type { Account, Credential, LinkInfo, NetworkDetail, NetworkList, PublicNetworks, Session, Share, ShareInput, WebJob, WebJobList, WebNetworkValue, WebSession } from './types.ts';
 
 export const keys = {
   session: ['session'] as const,
@@ -162,6 +162,13 @@ export function useCancelJob() {
   return useMutation({
     mutationFn: (id: string) => api.del<WebJob>(`/app/api/jobs/${encodeURIComponent(id)}`),
     onSettled: () => qc.invalidateQueries({ queryKey: keys.jobs }),
+  });
+}
+
+/** Computes a network-level metric now (its one number, parameters and time). */
+export function useComputeNetworkValue(networkId: string) {
+  return useMutation({
+    mutationFn: (metricId: string) => api.post<WebNetworkValue>(`/app/api/networks/${encodeURIComponent(networkId)}/metrics/${encodeURIComponent(metricId)}/value`, {}),
   });
 }
 

@@ -15,6 +15,7 @@ import type {
   WebCredentialSchema,
   WebJobListSchema,
   WebJobSchema,
+  WebNetworkValueSchema,
   WebNetworkDetailSchema,
   WebNetworkListSchema,
   WebNetworkSchema,
@@ -44,5 +45,6 @@ export type Account = Static<typeof AccountSchema>;
 export type WebSession = Static<typeof WebSessionItemSchema>;
 export type LinkInfo = Static<typeof LinkInfoSchema>;
 export type WebJob = Static<typeof WebJobSchema>;
+export type WebNetworkValue = Static<typeof WebNetworkValueSchema>;
 export type JobStatus = WebJob['status'];
 export type WebJobList = Static<typeof WebJobListSchema>;
