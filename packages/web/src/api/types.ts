@@ -43,6 +43,8 @@ import type {
   RecoveryCodesSchema,
   ScopeListSchema,
   SessionInfoSchema,
+  SessionRevokedSchema,
+  SignedOutSchema,
   SignInBody,
   ShareBody,
   ShareSchema,
@@ -68,6 +70,7 @@ export type SessionUser = Static<typeof WebUserSchema>;
 export type SessionOrganization = Static<typeof WebOrganizationSchema>;
 export type Session = Static<typeof SessionInfoSchema>;
 export type SignInInput = Static<typeof SignInBody>;
+export type SignedOut = Static<typeof SignedOutSchema>;
 export type Account = Static<typeof AccountSchema>;
 export type WebSession = Static<typeof WebSessionItemSchema>;
 export type WebSessionList = Static<typeof WebSessionListSchema>;
@@ -130,6 +133,7 @@ export type ManagedUserInput = Static<typeof ManagedUserBodySchema>;
 export type ManagedUserList = Static<typeof ManagedUserListSchema>;
 export type LiveSession = Static<typeof LiveSessionSchema>;
 export type LiveSessionPage = Static<typeof LiveSessionPageSchema>;
+export type SessionRevoked = Static<typeof SessionRevokedSchema>;
 export type AuditPage = Static<typeof AuditPageSchema>;
 export type AuditEntry = AuditPage['entries'][number];
 export type PresetQuestions = Static<typeof PresetQuestionsSchema>;

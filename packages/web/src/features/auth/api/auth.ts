@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { keys } from '../../../api/keys.ts';
 import { adoptSession, signedOut } from '../../../api/session.ts';
-import type { InvitationAccepted, LinkInfo, LinkRedeemInput, Session, SignInInput } from '../../../api/types.ts';
+import type { InvitationAccepted, LinkInfo, LinkRedeemInput, Session, SignedOut, SignInInput } from '../../../api/types.ts';
 
 const enc = encodeURIComponent;
 
@@ -23,7 +23,7 @@ export function useSignIn() {
 export function useSignOut() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.del<{ signedOut: true }>('/app/api/session'),
+    mutationFn: () => api.del<SignedOut>('/app/api/session'),
     onSettled: () => signedOut(qc),
   });
 }

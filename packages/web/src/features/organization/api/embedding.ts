@@ -17,6 +17,7 @@ import type {
   ManagedUserList,
   NetworkChoices,
   PresetQuestions,
+  SessionRevoked,
   TrySession,
 } from '../../../api/types.ts';
 import { orgKeys, orgPaths, useOrgMutation } from './organization.ts';
@@ -81,7 +82,7 @@ export function useRemoveGrant() {
   return useOrgMutation(({ u, networkId }: { u: ManagedUser; networkId: string }) => api.del<ManagedUser>(`${E}/users/${enc(u.externalId)}/networks/${enc(networkId)}`));
 }
 export function useRevokeLiveSession() {
-  return useOrgMutation((id: string) => api.del<{ sessionId: string; revoked: true }>(`${E}/sessions/${enc(id)}`));
+  return useOrgMutation((id: string) => api.del<SessionRevoked>(`${E}/sessions/${enc(id)}`));
 }
 export function useSetChat() {
   return useOrgMutation((on: boolean) => api.put<ChatSettings>(`${E}/chat`, { aiChat: on }));
