@@ -8,7 +8,6 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorText } from '../../../api/client.ts';
 import {
-  ORG_ROLES,
   useInvite,
   useLeaveOrganization,
   useOrgMembers,
@@ -21,6 +20,7 @@ import {
   type OrgMember,
   type OrgRole,
 } from '../api/organization.ts';
+import { settableRoles } from '../roles.ts';
 import { useSession } from '../../../api/session.ts';
 import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, Select, TextField, num } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
@@ -117,12 +117,13 @@ export default function OrganizationMembers() {
             <tbody>
               {people.map((m) => {
                 const self = m._id === session?.user.id;
+                const roles = canManage && !self ? settableRoles(o?.role, m.role) : [];
                 return (
                   <tr key={m._id} data-testid={`member-${m.email}`}>
                     <td data-label="Name">{m.name} {self && <Badge>You</Badge>}</td>
                     <td data-label="E-mail">{m.email}</td>
                     <td data-label="Role">
-                      {canManage && !self ? (
+                      {roles.length > 0 ? (
                         <select
                           className="input input-compact"
                           aria-label={`Role of ${m.name}`}
@@ -134,7 +135,7 @@ export default function OrganizationMembers() {
                             )
                           }
                         >
-                          {ORG_ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                          {roles.map((r) => <option key={r} value={r}>{r}</option>)}
                         </select>
                       ) : (
                         m.role
@@ -165,7 +166,7 @@ export default function OrganizationMembers() {
         )}
       </section>
       </div>
-      <InviteDialog open={inviting} onClose={() => setInviting(false)} />
+      <InviteDialog open={inviting} roles={settableRoles(o?.role, null)} onClose={() => setInviting(false)} />
       <Confirm
         open={leaving}
         title="Leave this organization?"
@@ -179,7 +180,7 @@ export default function OrganizationMembers() {
               toast.success(`You left ${o?.name ?? 'the organization'}.`);
               navigate(APP_PATHS.networks);
             })
-            .catch((err) => toast.error(errorText(err)))
+            .catch((err) => toast.failure(err))
         }
       >
         <p>
@@ -210,7 +211,7 @@ export default function OrganizationMembers() {
   );
 }
 
-function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+function InviteDialog({ open, roles, onClose }: { open: boolean; roles: readonly OrgRole[]; onClose: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<OrgRole>('Standard User');
   const [link, setLink] = useState<CreatedLink | null>(null);
@@ -243,7 +244,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
         >
           <p className="muted">Netloom sends no e-mail: you pass the link on. Someone new chooses a password; someone who already has a Netloom account signs in and accepts. Either way they join with this role only when they do.</p>
           <TextField label="E-mail" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={invite.error ? errorText(invite.error) : undefined} />
-          <RoleSelect value={role} onChange={setRole} />
+          <RoleSelect roles={roles} value={role} onChange={setRole} />
           <div className="form-actions">
             <Button onClick={close}>Cancel</Button>
             <Button type="submit" variant="primary" busy={invite.isPending} disabled={!email.trim()}>Create link</Button>
@@ -254,10 +255,10 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
   );
 }
 
-function RoleSelect({ value, onChange }: { value: OrgRole; onChange: (r: OrgRole) => void }) {
+function RoleSelect({ roles, value, onChange }: { roles: readonly OrgRole[]; value: OrgRole; onChange: (r: OrgRole) => void }) {
   return (
-    <Select label="Role" value={value} onChange={(e) => onChange(e.target.value as OrgRole)} hint="Access-only members view networks shared with them and cannot own networks.">
-      {ORG_ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+    <Select label="Role" value={value} onChange={(e) => onChange(e.target.value as OrgRole)} hint={`Access-only members view networks shared with them and cannot own networks.${roles.includes('Owner') ? '' : ' Only an Owner makes someone Owner.'}`}>
+      {roles.map((r) => <option key={r} value={r}>{r}</option>)}
     </Select>
   );
 }
