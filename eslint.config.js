@@ -55,6 +55,13 @@ export default tseslint.config(
   // imports the store or another route file (plugins/routes.ts registers them all).
   layer(['packages/server/src/routes/*.ts'], [routeNoStore, { regex: '^\\./|^\\.\\./routes/', message: 'a route file does not import another route file; shared code goes to http/, presenters/, schemas/ or plugins/' }]),
   layer(['packages/server/src/routes/*/**/*.ts'], [routeNoStore, { regex: '^\\./|^\\.\\./[^.]', message: 'a route file does not import another route file; shared code goes to http/, presenters/, schemas/ or plugins/' }]),
+  // ... and gets its caller from one guard, principalOf(request, kind) (plugins/principal.ts), never from the request's fields.
+  {
+    files: ['packages/server/src/routes/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "MemberExpression[property.name=/^(principal|web|viewerSession)$/][object.name='request']", message: 'who is calling comes from principalOf(request, kind) (plugins/principal.ts)' + see }],
+    },
+  },
   layer(['packages/server/src/http/**/*.ts'], [{ regex: '(^|/)store/', message: 'the HTTP layer reaches the database through domain/' }, { regex: '(^|/)routes/', message: 'the HTTP layer does not import routes' }], { allowTypeImports: true }),
   layer(['packages/server/src/domain/**/*.ts'], [{ regex: '^(\\.\\./)+(http|routes|plugins|presenters|cli)/', message: 'the domain does not import the HTTP layer, routes, plugins, presenters or the CLI' }]),
   layer(['packages/server/src/store/**/*.ts'], [{ regex: '^(\\.\\./)+(domain|http|routes|presenters|schemas|cli)/', message: 'the store imports nothing above it' }]),

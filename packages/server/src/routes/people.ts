@@ -10,8 +10,8 @@ import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { checkedByDomain } from '../http/route-contract.ts';
 import { contentDisposition } from '../http/upload.ts';
-import type { Principal } from '../domain/identity/credentials/principal.ts';
 import { DomainError } from '../domain/errors.ts';
+import { principalOf } from '../plugins/principal.ts';
 import { directoryOf, type Directory } from '../domain/people/directory.ts';
 import { createField, deleteField, getField, listFields, updateField } from '../domain/people/fields.ts';
 import { createPerson, listPeople, loadPerson, presentEmployee, replacePerson, upsertPeople } from '../domain/people/employees.ts';
@@ -20,8 +20,7 @@ import { importPeople, peopleTemplate } from '../domain/people/import.ts';
 import { problemResponses, ref, CustomFieldBody, CustomFieldDeletedSchema, CustomFieldListSchema, CustomFieldPatch, CustomFieldSchema, EmployeeBody, EmployeeErasedSchema, EmployeeImportQuery, EmployeeImportResultSchema, EmployeeListQuery, EmployeeListSchema, EmployeeSchema, EmployeeUpsertBody, EmployeeUpsertResultSchema, IdParams, TemplateQuery } from '@netloom/protocol/http';
 
 function dirOf(request: FastifyRequest): Directory {
-  if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
-  return directoryOf(request.principal as Principal);
+  return directoryOf(principalOf(request, 'credential'));
 }
 
 const FILE_TYPES = ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream'];

@@ -14,8 +14,7 @@ import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { checkedByDomain } from '../http/route-contract.ts';
 import { contentDisposition } from '../http/upload.ts';
-import type { Principal } from '../domain/identity/credentials/principal.ts';
-import { DomainError } from '../domain/errors.ts';
+import { principalOf } from '../plugins/principal.ts';
 import { directoryOf, type Directory } from '../domain/people/directory.ts';
 import { listShares, shareSurvey, unshareSurvey } from '../domain/surveys/access.ts';
 import { changeLink, linksFile, listLinks } from '../domain/surveys/distribution.ts';
@@ -47,8 +46,7 @@ import {
 } from '@netloom/protocol/http';
 
 function dirOf(request: FastifyRequest): Directory {
-  if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
-  return directoryOf(request.principal as Principal);
+  return directoryOf(principalOf(request, 'credential'));
 }
 
 const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });

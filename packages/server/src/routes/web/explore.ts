@@ -66,6 +66,6 @@ export function webExploreRoutes(app: App, ctx: EmbedContext): void {
       config: { web: { session: 'optional' } },
       schema: { tags, security: optionalCookieSecurity, summary: 'A new launch token (60 s, single use) for an Explore viewer', params: ExploreSessionParams, response: { 200: ref(ExploreLaunchTokenSchema), ...webProblems(403, 404, 410, 429) } },
     },
-    async (request) => exploreLaunchToken(ctx, request.params.sessionId, request.web?.sessionId ?? null),
+    async (request) => exploreLaunchToken(ctx, request.params.sessionId, principalOf(request, 'web-or-signed-out')?.sessionId ?? null),
   );
 }
