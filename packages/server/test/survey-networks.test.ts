@@ -121,7 +121,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await call('GET', `/surveys/${id}`)).json().networks.length, 0, 'a dry run stores nothing');
 
       let ids: Record<string, string> | null = null;
-      let uuids = new Set<string>();
+      const uuids = new Set<string>();
       for (const mode of NON_RESPONDENT_MODES) {
         const res = await call('POST', `/surveys/${id}/networks`, { questions: 'each', nonRespondents: mode });
         assert.equal(res.statusCode, 201, res.body);

@@ -122,8 +122,13 @@ async function loadInput(deps: GenerateDeps, survey: SurveyRecord, c: Checked): 
   }
   const order: string[] = [];
   const seen = new Set<string>();
-  for (const eid of JSON.parse(rosterText ?? '[]') as string[]) if (byEid.has(eid) && !seen.has(eid)) (seen.add(eid), order.push(eid));
-  for (const r of respondents) if (byEid.has(r.employee_id) && !seen.has(r.employee_id) && answers.has(r.employee_id)) (seen.add(r.employee_id), order.push(r.employee_id));
+  const add = (eid: string) => {
+    if (!byEid.has(eid) || seen.has(eid)) return;
+    seen.add(eid);
+    order.push(eid);
+  };
+  for (const eid of JSON.parse(rosterText ?? '[]') as string[]) add(eid);
+  for (const r of respondents) if (answers.has(r.employee_id)) add(r.employee_id);
 
   const pseudonymised = survey.privacy === 'pseudonymised';
   const used = new Set(['name', 'Responded']);
