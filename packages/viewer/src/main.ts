@@ -223,6 +223,7 @@ async function load(): Promise<void> {
         display.animating = false;
       }
     });
+    autoFit.padding = () => menu.layout.guides?.padding() ?? { left: 0, right: 0, top: 0, bottom: 0 };
     menu.layout.onEnded = (s) => {
       // "Distribute nodes" measures overlaps at the current zoom: a new zoom would undo its work
       if (s.kind !== 'noverlap' && s.outcome !== 'error') requestAnimationFrame(() => autoFit.fit());
