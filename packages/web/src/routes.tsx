@@ -38,6 +38,11 @@ function page(load: () => Promise<{ default: ComponentType }>): Pick<AppRoute, '
   return { page: lazy(once), preload: once };
 }
 
+/** Surveys are for Owners, Admins and Standard Users of an organization, and for a user in none (docs/spec/decisions.md §10.1). */
+const canSurvey = (s: Session | null) => s !== null && (!s.organization || ['Owner', 'Admin', 'Standard User'].includes(s.organization.role));
+const surveysList = page(() => import('./features/surveys/pages/surveys.tsx'));
+const surveyPage = page(() => import('./features/surveys/pages/survey.tsx'));
+
 export const routes: AppRoute[] = [
   // The two pages a first visit sees are in the main bundle (small; no extra round trip).
   { path: APP_PATHS.home, access: 'public', title: 'Netloom', page: Home },
@@ -50,6 +55,8 @@ export const routes: AppRoute[] = [
   { path: APP_PATHS.discover, access: 'public', title: 'Discover', ...page(() => import('./pages/discover.tsx')), nav: { label: 'Discover', order: 20 } },
   { path: APP_PATHS.discoverExplore, access: 'public', title: 'Explore', ...page(() => import('./pages/explore.tsx')), fullBleed: true },
   { path: APP_PATHS.jobs, access: 'user', title: 'Jobs', ...page(() => import('./pages/jobs.tsx')), nav: { label: 'Jobs', order: 25, visible: (s) => s !== null } },
+  { path: APP_PATHS.surveys, access: 'user', title: 'Surveys', ...surveysList, nav: { label: 'Surveys', order: 27, visible: canSurvey } },
+  ...[APP_PATHS.survey, APP_PATHS.surveyRespondents, APP_PATHS.surveyLaunch, APP_PATHS.surveyTracking].map((path): AppRoute => ({ path, access: 'user', title: 'Survey', ...surveyPage })),
   { path: APP_PATHS.credentials, access: 'user', title: 'API credentials', ...page(() => import('./pages/credentials.tsx')), nav: { label: 'Credentials', order: 30, visible: (s) => s !== null } },
   { path: APP_PATHS.organization, access: 'user', title: 'Organization', ...page(() => import('./pages/organization/members.tsx')), nav: { label: 'Organization', order: 35, visible: (s) => !!s?.organization } },
   { path: APP_PATHS.organizationEmbedding, access: 'user', title: 'Embedding', ...page(() => import('./pages/organization/embedding.tsx')) },
