@@ -135,7 +135,7 @@ test('the Surveys list explains what a survey is; the builder makes a survey wit
   await page.getByRole('button', { name: 'Add question' }).click();
   const q2 = page.locator('[data-question="q2"]');
   await q2.getByLabel('Question 2 text').fill('How much do you trust each of them?');
-  await q2.getByLabel('Offer').selectOption('q1');
+  await q2.getByLabel('Offer', { exact: true }).selectOption('q1');
   await q2.getByLabel(/Rate each person named/).check();
   await q2.getByLabel(/No one/).uncheck();
   const points = await q2.locator('.qe-rating ol input').evaluateAll((els) => (els as HTMLInputElement[]).map((e) => e.value));
@@ -145,24 +145,24 @@ test('the Surveys list explains what a survey is; the builder makes a survey wit
   await page.getByRole('button', { name: 'Add question' }).click();
   const q3 = page.locator('[data-question="q3"]');
   await q3.getByLabel('Question 3 text').fill('Where do you work most days?');
-  await q3.getByLabel('Options 1').fill('Office');
-  await q3.getByLabel('Options 2').fill('Home');
+  await q3.getByRole('textbox', { name: 'Option 1', exact: true }).fill('Office');
+  await q3.getByRole('textbox', { name: 'Option 2', exact: true }).fill('Home');
   await q3.getByRole('button', { name: 'Add option' }).click();
-  await q3.getByLabel('Options 3').fill('Both');
+  await q3.getByRole('textbox', { name: 'Option 3', exact: true }).fill('Both');
   await q3.getByLabel('Needs an answer').check();
   await page.getByLabel('Type of the new question').selectOption('scale');
   await page.getByRole('button', { name: 'Add question' }).click();
   const q4 = page.locator('[data-question="q4"]');
   await q4.getByLabel('Question 4 text').fill('How connected do you feel to the rest of the organization?');
-  await q4.getByLabel('Label of the low end').fill('Not at all');
-  await q4.getByLabel('Label of the high end').fill('Very');
+  assert.equal(await q4.getByLabel('From', { exact: true }).inputValue(), '1');
+  assert.equal(await q4.getByLabel('To', { exact: true }).inputValue(), '5');
 
   // The live preview: question 1 offers the roster as cards with the non-sensitive fields; try it.
   await q1.getByRole('button', { name: 'Preview question 1' }).click();
   const preview = page.getByTestId('respondent-preview');
   await preview.getByRole('heading', { name: 'Who do you go to for advice?' }).waitFor();
   await preview.getByRole('checkbox', { name: /Ben Alvarez/ }).waitFor();
-  assert.equal(await preview.getByRole('checkbox').count(), 40, 'the preview offers the whole roster (nobody is the respondent)');
+  assert.equal(await preview.locator('.r-person').count(), 40, 'the preview offers the whole roster (nobody is the respondent)');
   await preview.getByLabel('Find a person').fill('finance');
   await preview.getByText('10 matches').waitFor();
   await preview.getByRole('checkbox', { name: /Ben Alvarez/ }).check();
@@ -175,7 +175,7 @@ test('the Surveys list explains what a survey is; the builder makes a survey wit
   // Question 2 in the preview: only the two people chosen above, each with the rating incl. "don't know".
   await q2.getByRole('button', { name: 'Preview question 2' }).click();
   await preview.getByRole('heading', { name: 'How much do you trust each of them?' }).waitFor();
-  assert.equal(await preview.getByRole('checkbox').count(), 2);
+  assert.equal(await preview.locator('.r-person').count(), 2);
   await preview.getByRole('checkbox', { name: /Ben Alvarez/ }).check();
   await preview.getByRole('group', { name: 'Rating for Ben Alvarez' }).getByRole('radio', { name: "I don't know this person" }).waitFor();
   assert.equal(await preview.getByRole('group', { name: 'Rating for Ben Alvarez' }).getByRole('radio').count(), 6);
@@ -183,7 +183,10 @@ test('the Surveys list explains what a survey is; the builder makes a survey wit
   await noAxe(page, 'builder');
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await page.getByRole('status').filter({ hasText: 'All changes saved.' }).waitFor();
+  await Promise.race([
+    page.getByRole('status').filter({ hasText: 'All changes saved.' }).waitFor(),
+    page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor().then(async () => assert.fail(await page.getByRole('alert').filter({ hasText: 'Not saved' }).innerText())),
+  ]);
   const saved = await env.api('GET', `/api/v2/surveys/${surveyId}`);
   assert.equal(saved.status, 200);
   const qs = saved.body.questions as { id: string; type: string; carryForwardFrom?: string; rating?: { labels: string[]; dontKnow: boolean }; maxSelections?: number; options?: string[] }[];
@@ -367,4 +370,59 @@ test('the tracking page shows 2 submitted, 1 in progress, 37 not started', { ski
   assert.match(await row.innerText(), /Collecting/);
   assert.match(await row.getByTestId('survey-responses').innerText(), /2 of 40 \(5 %\)/);
   await noAxe(page, 'surveys list');
+});
+
+test("an owner enters someone's answers with the respondent components, erases another's, and re-issues a link", { skip: skipBrowser }, async () => {
+  const page = admin;
+  await page.getByRole('link', { name: 'Advice network 2026' }).click();
+  await page.getByRole('link', { name: 'Tracking' }).click();
+  const notStarted = page.getByTestId('not-started');
+  await notStarted.waitFor();
+  assert.equal(await notStarted.getByRole('button', { name: /^Enter answers for / }).count(), 37);
+  await notStarted.getByRole('button', { name: `Enter answers for ${nameOf('e01')}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Answers of ${nameOf('e01')}` });
+  await dialog.waitFor();
+  const q1 = dialog.getByRole('region', { name: /Who do you go to for advice/ });
+  await q1.getByRole('checkbox', { name: new RegExp(nameOf('e02')) }).check();
+  assert.equal(await q1.getByRole('checkbox', { name: new RegExp(nameOf('e01')) }).count(), 0, 'the person is not offered themself');
+  const q2 = dialog.getByRole('region', { name: /How much do you trust/ });
+  assert.equal(await q2.locator('.r-person').count(), 1, 'carried forward: only the person named in question 1');
+  await q2.getByRole('checkbox', { name: new RegExp(nameOf('e02')) }).check();
+  await q2.getByRole('group', { name: `Rating for ${nameOf('e02')}` }).getByRole('radio', { name: 'Some', exact: true }).check();
+  await dialog.getByRole('region', { name: /Where do you work/ }).getByRole('radio', { name: 'Office' }).check();
+  await dialog.getByRole('region', { name: /How connected/ }).getByRole('radio', { name: '3' }).check();
+  await noAxe(page, 'owner entry');
+  await dialog.getByRole('button', { name: 'Save and submit' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const count = async (id: string) => (await page.getByTestId(id).locator('.stat-value').innerText()).trim();
+  await page.getByTestId('count-submitted').locator('.stat-value').filter({ hasText: '3' }).waitFor();
+  assert.equal(await count('count-notStarted'), '36');
+  const r = await env.api('GET', `/api/v2/surveys/${surveyId}/responses`);
+  const e01 = (r.body.responses as { employeeId: string; status: string; enteredBy: string | null; answers: Record<string, unknown> }[]).find((x) => x.employeeId === 'e01');
+  assert.equal(e01?.status, 'submitted');
+  assert.match(String(e01?.enteredBy), /^user:/);
+  assert.deepEqual(e01?.answers, { q1: [{ employeeId: 'e02' }], q2: [{ employeeId: 'e02', rating: 3 }], q3: 'Office', q4: 3 });
+
+  // Erasure of the half-way respondent's answers: they are "not started" again.
+  await page.getByRole('button', { name: `Erase the answers of ${nameOf('e07')}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Erase answers' }).click();
+  await page.getByTestId('count-inProgress').locator('.stat-value').filter({ hasText: '0' }).waitFor();
+  assert.equal(await count('count-notStarted'), '37');
+
+  // A re-issued link: the old one gets the "no longer works" page, the new one opens the survey.
+  const old = links.get('e05') as string;
+  await page.getByRole('link', { name: 'Launch and links' }).click();
+  await page.getByLabel('Find a respondent').fill(nameOf('e05'));
+  await page.getByRole('button', { name: `New link for ${nameOf('e05')}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Give a new link' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  const l = await env.api('GET', `/api/v2/surveys/${surveyId}/links?format=json`);
+  const fresh = new URL(String((l.body.links as { employeeId: string; link: string }[]).find((x) => x.employeeId === 'e05')?.link)).pathname;
+  assert.notEqual(fresh, old);
+  const resp = await env.newPage();
+  await resp.goto(env.base + old);
+  await resp.getByRole('heading', { level: 1, name: 'This link no longer works' }).waitFor();
+  await resp.goto(env.base + fresh);
+  await resp.getByRole('heading', { level: 1, name: `Hello, ${nameOf('e05')}` }).waitFor();
+  await resp.close();
 });

@@ -43,7 +43,7 @@ export function cleanQuestion(q: Question): Question {
   for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') out[k] = v;
   if (q.options) out.options = q.options.map((o) => o.trim()).filter(Boolean);
   if (q.type !== 'relationship') for (const k of ['directed', 'minSelections', 'maxSelections', 'rating', 'carryForwardFrom', 'allowWriteIns', 'noneOption']) delete out[k];
-  if (q.type === 'relationship' || q.type === 'number' || q.type === 'text') delete out.options;
+  if (q.type !== 'singleChoice' && q.type !== 'multipleChoice') delete out.options;
   if (q.type === 'relationship' || q.type === 'singleChoice' || q.type === 'multipleChoice' || q.type === 'text') {
     delete out.min;
     delete out.max;
@@ -141,7 +141,7 @@ export function QuestionEditor({ question: q, index, earlier, fields, readOnly, 
       )}
 
       {(q.type === 'singleChoice' || q.type === 'multipleChoice') && (
-        <ListEditor label="Options" items={q.options ?? []} onChange={(options) => set({ options })} idFor={idFor} addLabel="Add option" />
+        <ListEditor label="Options" itemLabel="Option" items={q.options ?? []} onChange={(options) => set({ options })} idFor={idFor} addLabel="Add option" />
       )}
       {(q.type === 'number' || q.type === 'scale') && (
         <div className="qe-grid">
@@ -152,18 +152,6 @@ export function QuestionEditor({ question: q, index, earlier, fields, readOnly, 
           <div className="field">
             <label htmlFor={idFor('hi')}>To</label>
             <input id={idFor('hi')} className="input" type="number" value={q.max ?? ''} onChange={(e) => set({ max: intOrUndef(e.target.value) })} />
-          </div>
-        </div>
-      )}
-      {q.type === 'scale' && (
-        <div className="qe-grid">
-          <div className="field">
-            <label htmlFor={idFor('lowlabel')}>Label of the low end</label>
-            <input id={idFor('lowlabel')} className="input" value={q.options?.[0] ?? ''} onChange={(e) => set({ options: e.target.value || q.options?.[1] ? [e.target.value, q.options?.[1] ?? ''] : undefined })} placeholder="e.g. Not at all" />
-          </div>
-          <div className="field">
-            <label htmlFor={idFor('highlabel')}>Label of the high end</label>
-            <input id={idFor('highlabel')} className="input" value={q.options?.[1] ?? ''} onChange={(e) => set({ options: e.target.value || q.options?.[0] ? [q.options?.[0] ?? '', e.target.value] : undefined })} placeholder="e.g. Completely" />
           </div>
         </div>
       )}
@@ -196,12 +184,12 @@ function RatingEditor({ labels, dontKnow, onChange, idFor }: { labels: string[];
         />
         <span>First offer “{DONT_KNOW}” (no tie)</span>
       </label>
-      <ListEditor label={`Rating scale (${scale.length} points, low to high)`} items={scale} onChange={(items) => onChange(dontKnow ? [labels[0] ?? DONT_KNOW, ...items] : items, dontKnow)} idFor={(k) => idFor(`rate-${k}`)} addLabel="Add point" max={dontKnow ? 10 : 11} />
+      <ListEditor label={`Rating scale (${scale.length} points, low to high)`} itemLabel="Point" items={scale} onChange={(items) => onChange(dontKnow ? [labels[0] ?? DONT_KNOW, ...items] : items, dontKnow)} idFor={(k) => idFor(`rate-${k}`)} addLabel="Add point" max={dontKnow ? 10 : 11} />
     </div>
   );
 }
 
-function ListEditor({ label, items, onChange, idFor, addLabel, max = 100 }: { label: string; items: string[]; onChange: (items: string[]) => void; idFor: (k: string) => string; addLabel: string; max?: number }) {
+function ListEditor({ label, itemLabel, items, onChange, idFor, addLabel, max = 100 }: { label: string; itemLabel: string; items: string[]; onChange: (items: string[]) => void; idFor: (k: string) => string; addLabel: string; max?: number }) {
   return (
     <div className="qe-list" role="group" aria-labelledby={idFor('list-label')}>
       <span id={idFor('list-label')} className="qe-list-label">
@@ -211,10 +199,10 @@ function ListEditor({ label, items, onChange, idFor, addLabel, max = 100 }: { la
         {items.map((item, i) => (
           <li key={i}>
             <label className="visually-hidden" htmlFor={idFor(`item-${i}`)}>
-              {label.replace(/ \(.*$/, '')} {i + 1}
+              {itemLabel} {i + 1}
             </label>
             <input id={idFor(`item-${i}`)} className="input" value={item} onChange={(e) => onChange(items.map((x, j) => (j === i ? e.target.value : x)))} />
-            <button type="button" className="btn btn-ghost" aria-label={`Remove ${label.replace(/ \(.*$/, '').toLowerCase()} ${i + 1}`} onClick={() => onChange(items.filter((_, j) => j !== i))} disabled={items.length <= 1}>
+            <button type="button" className="btn btn-ghost" aria-label={`Remove ${itemLabel.toLowerCase()} ${i + 1}`} onClick={() => onChange(items.filter((_, j) => j !== i))} disabled={items.length <= 1}>
               Remove
             </button>
           </li>
