@@ -9,7 +9,7 @@
  *
  * On such a route `request.web` is `{ sessionId, userId, principal, csrfToken, ... }` (null when signed
  * out on an optional route) and `request.principal` is the session's Principal (`via: 'session'`), so
- * domain commands work unchanged. `requireWeb(request)` returns `request.web` or throws 401.
+ * domain commands work unchanged. Routes read it with `principalOf(request, 'web')` (plugins/principal.ts).
  *
  * Rules enforced here, before any handler or body parsing:
  * - the cookie `nl_session` is read ONLY on `web` routes: it never authenticates /api/v2 or /embed;
@@ -68,12 +68,6 @@ export function webRouteOptions(request: FastifyRequest): WebRouteOptions | null
   const w = request.routeOptions.config?.web;
   if (!w) return null;
   return w === true ? {} : w;
-}
-
-/** The signed-in web session of this request, or 401 UNAUTHENTICATED. */
-export function requireWeb(request: FastifyRequest): WebRequestState {
-  if (!request.web) throw new DomainError('UNAUTHENTICATED', 'sign in first');
-  return request.web;
 }
 
 function csrfFailed(detail: string): DomainError {

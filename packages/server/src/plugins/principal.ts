@@ -8,7 +8,9 @@
  *   → 403 FORBIDDEN for a user credential;
  * - 'web': the signed-in web session (http/web-session.ts) → 401 when signed out;
  * - 'member' / 'admin': the web session's organization membership (any role / Owners and Admins) → 403;
- * - 'viewer': the embedded viewer's session of a managed user or of Explore (plugins/viewer-auth.ts).
+ * - 'viewer': the embedded viewer's session of a managed user or of Explore (plugins/viewer-auth.ts);
+ * - 'credential-or-anonymous' / 'web-or-signed-out': the same callers on a route that also serves nobody
+ *   (a Public network, a survey link) — null then, never a problem.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../domain/identity/credentials/principal.ts';
@@ -37,8 +39,17 @@ export function principalOf(request: FastifyRequest, kind: 'organization'): Orga
 export function principalOf(request: FastifyRequest, kind: 'web'): WebRequestState;
 export function principalOf(request: FastifyRequest, kind: 'member' | 'admin'): MemberCaller;
 export function principalOf(request: FastifyRequest, kind: 'viewer'): ViewerSession;
-export function principalOf(request: FastifyRequest, kind: 'credential' | 'organization' | 'web' | 'member' | 'admin' | 'viewer'): Principal | OrganizationCaller | WebRequestState | MemberCaller | ViewerSession {
+export function principalOf(request: FastifyRequest, kind: 'credential-or-anonymous'): Principal | null;
+export function principalOf(request: FastifyRequest, kind: 'web-or-signed-out'): WebRequestState | null;
+export function principalOf(
+  request: FastifyRequest,
+  kind: 'credential' | 'organization' | 'web' | 'member' | 'admin' | 'viewer' | 'credential-or-anonymous' | 'web-or-signed-out',
+): Principal | OrganizationCaller | WebRequestState | MemberCaller | ViewerSession | null {
   switch (kind) {
+    case 'credential-or-anonymous':
+      return request.principal ?? null;
+    case 'web-or-signed-out':
+      return request.web ?? null;
     case 'credential': {
       if (!request.principal) throw new DomainError('UNAUTHENTICATED', 'a credential is required');
       return request.principal;

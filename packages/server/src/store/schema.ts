@@ -98,6 +98,14 @@ export interface NetworkSharesTable {
   created: string;
 }
 
+/** A share with an e-mail that has no account yet (migration 0013); becomes a `network_shares` row when the account is created. */
+export interface NetworkShareInvitesTable {
+  network_id: string;
+  email: string;
+  permission: SharePermission;
+  created: string;
+}
+
 export interface RateLimitsTable {
   /** e.g. `cred:<id>` or `org:<id>:launch`; window start in ms. */
   key: string;
@@ -557,6 +565,7 @@ export interface Database {
   auth_epoch: AuthEpochTable;
   networks: NetworksTable;
   network_shares: NetworkSharesTable;
+  network_share_invites: NetworkShareInvitesTable;
   rate_limits: RateLimitsTable;
   meta: MetaTable;
   embed_settings: EmbedSettingsTable;

@@ -3,12 +3,11 @@
  * state-changing `/app/api` call (docs/web-app.md), and RFC 9457 problems turned into `ApiError`s that keep
  * `code`, `message` and the per-field `errors[]` (the upload dialog lists them).
  */
+import type { Static } from 'typebox';
+import type { ProblemItemSchema } from '@netloom/protocol/http';
 
-export interface ProblemItem {
-  path?: string;
-  message: string;
-  code?: string;
-}
+/** One entry of a problem's `errors[]` (the field it names and what is wrong with it). */
+export type ProblemItem = Static<typeof ProblemItemSchema>;
 
 export class ApiError extends Error {
   readonly status: number;

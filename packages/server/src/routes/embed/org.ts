@@ -13,12 +13,13 @@ import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { membersForCredential } from '../../domain/organizations/members.ts';
 import { viewsOfNetwork } from '../../domain/embedding/views.ts';
 import { presentView } from '../../presenters/embed.ts';
+import { principalOf } from '../../plugins/principal.ts';
 
 export function orgMemberRoutes(app: App, ctx: EmbedContext): void {
   app.get(
     '/api/v2/organization/members',
     { config: { auth: { resource: 'employees', action: 'read' } }, schema: { summary: "The organization's members (managed users flagged embedded); needs employees:read", tags: ['organization'], response: { 200: ref(OrganizationMembersSchema), ...problemResponses(403) } } },
-    async (request) => ({ members: await membersForCredential(ctx.db, request.principal!) }),
+    async (request) => ({ members: await membersForCredential(ctx.db, principalOf(request, 'credential')) }),
   );
 }
 
@@ -29,6 +30,6 @@ export function networkViewRoutes(app: App, ctx: EmbedContext): void {
       config: { auth: { resource: 'networks', anonymous: true } },
       schema: { summary: "A network's saved views (EmbedView v1)", tags: ['networks'], params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: Type.Array(ref(EmbedViewSchema)), ...problemResponses(404) } },
     },
-    async (request) => (await viewsOfNetwork(ctx.db, request.principal, request.params.id)).map(presentView),
+    async (request) => (await viewsOfNetwork(ctx.db, principalOf(request, 'credential-or-anonymous'), request.params.id)).map(presentView),
   );
 }

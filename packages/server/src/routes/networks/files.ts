@@ -57,7 +57,7 @@ export async function networkFileRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const { format } = request.query as { format: FormatId };
-      return handleExport(app, request, reply, request.principal, id, format);
+      return handleExport(app, request, reply, principalOf(request, 'credential-or-anonymous'), id, format);
     },
   );
 

@@ -107,7 +107,7 @@ export async function networkRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const { id } = request.params;
       // one query: access check, metadata and the stored gzip bytes
-      const net = await loadReadableWithGzip(db, request.principal, id);
+      const net = await loadReadableWithGzip(db, principalOf(request, 'credential-or-anonymous'), id);
       return sendNetworkWithJSON(request, reply, id, presentNetwork(net, net.owner_name), net.json_gz);
     },
   );

@@ -55,7 +55,7 @@ export function webExploreRoutes(app: App, ctx: EmbedContext): void {
       schema: { tags, security: [], summary: 'Open a Public network read-only in the viewer (Discover; signed out ok)', params: ExploreParams, response: { 201: ref(ExploreStartedSchema), ...webProblems(403, 404, 429) } },
     },
     async (request, reply) => {
-      const started = await startPublicExplore(ctx, { networkId: request.params.id, origin: appOrigin(request, app.config.publicUrl) });
+      const started = await startPublicExplore(ctx, { networkId: request.params.id, origin: appOrigin(request, app.config.publicUrl), clientIp: request.ip });
       return reply.code(201).send(started);
     },
   );
@@ -66,6 +66,6 @@ export function webExploreRoutes(app: App, ctx: EmbedContext): void {
       config: { web: { session: 'optional' } },
       schema: { tags, security: optionalCookieSecurity, summary: 'A new launch token (60 s, single use) for an Explore viewer', params: ExploreSessionParams, response: { 200: ref(ExploreLaunchTokenSchema), ...webProblems(403, 404, 410, 429) } },
     },
-    async (request) => exploreLaunchToken(ctx, request.params.sessionId, request.web?.sessionId ?? null),
+    async (request) => exploreLaunchToken(ctx, request.params.sessionId, principalOf(request, 'web-or-signed-out')?.sessionId ?? null),
   );
 }

@@ -14,7 +14,8 @@ import { DomainError } from '../../domain/errors.ts';
 import { hashNewPassword, requireResetSecondFactor, type SignInDeps } from '../../domain/identity/sign-in.ts';
 import { acceptInvitation, describeLink, redeemLink } from '../../domain/identity/user-links.ts';
 import { resolveWebSession, startWebSession } from '../../domain/web/sessions.ts';
-import { requireWeb, sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
+import { sessionCookie, setSessionCookie, webStateOf } from '../../http/web-session.ts';
+import { principalOf } from '../../plugins/principal.ts';
 import { cookieSecurity, InvitationAcceptedSchema, LinkInfoSchema, LinkParams, LinkRedeemBody, optionalCookieSecurity, SessionInfoSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { sessionInfo } from '../../presenters/web.ts';
 
@@ -29,7 +30,7 @@ export function webLinkRoutes(app: App, deps: SignInDeps, ctx: EmbedContext): vo
       config: { web: { session: 'optional' as const, mfaExempt: true } },
       schema: { ...base, security: optionalCookieSecurity, summary: 'What an invitation or reset link is for', params: LinkParams, response: { 200: ref(LinkInfoSchema), ...webProblems(404, 429) } },
     },
-    async (request) => describeLink(db, request.params.token, app.now(), request.web?.userId ?? null),
+    async (request) => describeLink(db, request.params.token, app.now(), principalOf(request, 'web-or-signed-out')?.userId ?? null),
   );
 
   app.post(
@@ -45,7 +46,7 @@ export function webLinkRoutes(app: App, deps: SignInDeps, ctx: EmbedContext): vo
       },
     },
     async (request) => {
-      const w = requireWeb(request);
+      const w = principalOf(request, 'web');
       const r = await acceptInvitation(db, request.params.token, w.userId, app.now());
       if (r.orgId) await audit(ctx, r.orgId, { kind: 'user', id: w.userId }, 'member.join', w.userId, { role: r.role });
       request.log.info({ userId: w.userId, orgId: r.orgId }, 'invitation accepted');

@@ -62,7 +62,8 @@ export function webSessionRoutes(app: App, deps: SignInDeps): void {
       schema: { summary: 'Sign out (ends this session, clears the cookie)', tags, security: optionalCookieSecurity, response: { 200: ref(SignedOutSchema), ...webProblems(403, 429) } },
     },
     async (request: FastifyRequest, reply) => {
-      if (request.web) await endWebSession(app.database.db, request.web.userId, request.web.sessionId).catch(() => undefined);
+      const web = principalOf(request, 'web-or-signed-out');
+      if (web) await endWebSession(app.database.db, web.userId, web.sessionId).catch(() => undefined);
       clearSessionCookie(reply, app.config);
       return { signedOut: true as const };
     },

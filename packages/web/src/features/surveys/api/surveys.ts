@@ -4,7 +4,7 @@
  * One typed client (api/client.ts); 401/403/network failures are answered centrally (api/outcomes.ts).
  * Every mutation invalidates the answers it changes, so each page shows the server's state after an action.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import type {
   CopyInput,
@@ -14,6 +14,7 @@ import type {
   ResponseDeleted,
   ResponseList,
   Survey,
+  SurveyDeleted,
   SurveyInput,
   SurveyLink,
   SurveyLinks,
@@ -91,7 +92,7 @@ export function useCopySurvey() {
 export function useDeleteSurvey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.del<{ _id: string; deleted: true }>(surveyPath(id)),
+    mutationFn: (id: string) => api.del<SurveyDeleted>(surveyPath(id)),
     onSuccess: (_r, id) => {
       qc.removeQueries({ queryKey: surveyKeys.one(id) });
       return qc.invalidateQueries({ queryKey: surveyKeys.list });
@@ -117,6 +118,18 @@ const TRACKING_POLL_MS = 15_000;
 
 export function useTracking(id: string, live: boolean) {
   return useQuery({ queryKey: surveyKeys.tracking(id), queryFn: ({ signal }) => api.get<Tracking>(surveyPath(id, '/tracking'), signal), refetchInterval: live ? TRACKING_POLL_MS : false });
+}
+
+/** The tracking of each launched survey of a list (drafts have nobody asked yet): the list's response column. */
+export function useTrackings(surveys: readonly Survey[]) {
+  return useQueries({
+    queries: surveys.map((s) => ({
+      queryKey: surveyKeys.tracking(s._id),
+      queryFn: ({ signal }: { signal: AbortSignal }) => api.get<Tracking>(surveyPath(s._id, '/tracking'), signal),
+      enabled: s.status !== 'draft',
+      staleTime: 15_000,
+    })),
+  });
 }
 
 export function useDeliveries(id: string) {

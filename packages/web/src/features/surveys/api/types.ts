@@ -6,6 +6,7 @@ import type { Static } from 'typebox';
 import type {
   CustomFieldListSchema,
   CustomFieldSchema,
+  DeletedSchema,
   DeliveriesSchema,
   EmployeeListSchema,
   EmployeeSchema,
@@ -27,6 +28,7 @@ export type Survey = Static<typeof SurveySchema>;
 export type SurveyStatus = Survey['status'];
 export type Privacy = Survey['privacy'];
 export type SurveyInput = Static<typeof SurveyBody>;
+export type SurveyDeleted = Static<typeof DeletedSchema>;
 export type SurveyList = Static<typeof SurveyListSchema>;
 export type CopyInput = Static<typeof SurveyCopyBody>;
 export type Question = Static<typeof QuestionSchema>;

@@ -4,14 +4,12 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useQueries } from '@tanstack/react-query';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
-import { api } from '../../../api/client.ts';
 import { Button, DateText, Empty, ErrorNotice, Loading, PageHeader, TextField, num } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { surveyKeys, surveyPath, useCopySurvey, useCreateSurvey, useDeleteSurvey, useSurveys } from '../api/surveys.ts';
-import type { Survey, Tracking } from '../api/types.ts';
+import { useCopySurvey, useCreateSurvey, useDeleteSurvey, useSurveys, useTrackings } from '../api/surveys.ts';
+import type { Survey } from '../api/types.ts';
 import { StatusBadge, pct } from '../components/status.tsx';
 import '../surveys.css';
 
@@ -25,14 +23,7 @@ export default function SurveysPage() {
   const navigate = useNavigate();
   const surveys = data?.surveys ?? [];
   // Responses per launched survey: its tracking answer (drafts have nobody asked yet).
-  const tracking = useQueries({
-    queries: surveys.map((s) => ({
-      queryKey: surveyKeys.tracking(s._id),
-      queryFn: ({ signal }: { signal: AbortSignal }) => api.get<Tracking>(surveyPath(s._id, '/tracking'), signal),
-      enabled: s.status !== 'draft',
-      staleTime: 15_000,
-    })),
-  });
+  const tracking = useTrackings(surveys);
   const create = <Button variant="primary" onClick={() => setCreating(true)}>New survey</Button>;
 
   return (
