@@ -557,6 +557,19 @@ export interface SurveyLinkHistoryTable {
   revoked_at: string;
 }
 
+/** A network generated from a survey (0014): one per (survey, question id | "combined"). */
+export interface SurveyNetworksTable {
+  survey_id: string;
+  /** The relationship question's id, or `combined`. */
+  question: string;
+  network_id: string;
+  /** JSON: the options of the last generation (questions, combined, nonRespondents, minRating, fields, privacy, wave). */
+  options: string;
+  /** 1 when generated before the survey was completed. */
+  preliminary: number;
+  generated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -596,4 +609,5 @@ export interface Database {
   survey_answers: SurveyAnswersTable;
   survey_deliveries: SurveyDeliveriesTable;
   survey_link_history: SurveyLinkHistoryTable;
+  survey_networks: SurveyNetworksTable;
 }
