@@ -15,6 +15,7 @@ export const APP_PATHS = {
   discover: '/discover',
   discoverExplore: '/discover/:id/explore',
   jobs: '/jobs',
+  people: '/people',
   surveys: '/surveys',
   survey: '/surveys/:id',
   surveyRespondents: '/surveys/:id/respondents',

@@ -5,6 +5,7 @@
  */
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { APP_PATHS } from '@netloom/protocol/http';
 import { Button, ErrorNotice, Loading, Notice, num } from '../../../components/ui.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useCustomFields, useEmployees, useUpdateSurvey } from '../api/surveys.ts';
@@ -43,7 +44,7 @@ function RespondentsForm({ survey: s }: { survey: Survey }) {
       <ErrorNotice error={everyone.error ?? fieldsQ.error} />
       {people.length === 0 && !everyone.error && (
         <Notice kind="warning">
-          The People directory is empty. <Link to="/people">Add or import people</Link> first: a survey names and asks people of the directory.
+          The People directory is empty. <Link to={APP_PATHS.people}>Add or import people</Link> first: a survey names and asks people of the directory.
         </Notice>
       )}
       {s.status !== 'draft' && s.status !== 'completed' && <Notice kind="info">The survey is launched: people newly selected get a link; people no longer selected lose theirs (answers they gave are kept).</Notice>}
