@@ -28,7 +28,7 @@ import { DomainError, invalidArgs } from '../errors.ts';
 import { METRIC_PLANS } from '../identity/users.ts';
 import { effectivePlan } from '../networks/ownership.ts';
 import { loadNetworkFor } from '../networks/access.ts';
-import { audit, checkRate, HOUR_MS, limitsOf, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
+import { audit, sessionActor, checkRate, HOUR_MS, limitsOf, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
 import type { LiveSession } from '../embedding/sessions.ts';
 import type { ComputeFn } from '../embedding/chat.ts';
 import { getOrganizationById } from '../../store/organizations.ts';
@@ -299,7 +299,7 @@ export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, l
     const answer = await runReadOnlyMetric(deps, metric, { text: stored.text, directed: stored.directed, nodeCount: stored.net.node_count }, params, opts);
     // Owner mode with edit access: the node values are written to the stored network, as by the API.
     if (text) await writeValuesBack(deps.db, metric, stored, text, answer);
-    await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {
+    await audit(ctx, live.session.org_id, sessionActor(live.session), 'metric.run', live.user.external_id, {
       sessionId: live.session.id,
       networkId: live.session.network_id,
       metric: metric.id,
