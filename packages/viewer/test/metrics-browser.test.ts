@@ -195,3 +195,25 @@ test('a run waits for a busy worker ("waiting for a worker…"), and a failed jo
   await save(page, 'failed');
   await page.context().close();
 });
+
+test('a network-level metric in the Metrics panel: "Diameter: 5" with its parameters and time', { skip, timeout: 120_000 }, async () => {
+  const pathId = await env.network('Path of six', { nodes: Array.from({ length: 6 }, (_, i) => ({ id: i, x: i, y: 0 })), edges: Array.from({ length: 5 }, (_, i) => ({ id: i, source: i, target: i + 1 })) });
+  await env.user('metrics-path', pathId, { permission: 'View' });
+  const { page } = await openWithToken(await env.session('metrics-path', pathId));
+  const f = page.frameLocator('#viewer iframe');
+  await f.locator('.nl-menu-item[data-item="metrics"]').click();
+  const panel = f.locator('.nl-panel[data-item="metrics"]:not([hidden])');
+  const choice = panel.locator('select[aria-label="Metric"]');
+  await choice.waitFor();
+  assert.match(await choice.locator('option[value="diameter"]').textContent() ?? '', /Diameter \(one number\)/);
+  await choice.selectOption('diameter');
+  await panel.locator('[data-action="run-metric"]').click();
+  const result = panel.locator('[data-network-result="diameter"]');
+  await result.waitFor({ timeout: 60_000 });
+  const text = (await result.textContent()) ?? '';
+  assert.match(text, /^Diameter: 5 /, text);
+  assert.match(text, /default parameters · \d+(\.\d)? m?s$/, text);
+  assert.equal(await f.locator('.nl-panel[data-item="metrics"] > .nl-note').textContent(), 'Diameter: 5');
+  await save(page, 'network-result');
+  await page.context().close();
+});
