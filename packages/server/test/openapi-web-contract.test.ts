@@ -251,6 +251,9 @@ test('every operation of /app/api/openapi.json answers as documented', async () 
   expect(await web(standard, 'GET /app/api/surveys/{id}/responses', { params: { id: wsId } }), 200, 'responses');
   expect(await web(standard, 'GET /app/api/surveys/{id}/tracking', { params: { id: wsId } }), 200, 'tracking');
   expect(await web(standard, 'GET /app/api/surveys/{id}/deliveries', { params: { id: wsId } }), 200, 'deliveries');
+  expect(await web(standard, 'POST /app/api/surveys/{id}/networks', { params: { id: wsId }, json: { dryRun: true } }), 200, 'preview survey networks');
+  expect(await web(standard, 'POST /app/api/surveys/{id}/networks', { params: { id: wsId }, json: { combined: true, nonRespondents: 'reconstruct' } }), 201, 'generate survey networks');
+  expect(await web(outsiderBrowser, 'POST /app/api/surveys/{id}/networks', { params: { id: wsId }, json: {} }), 404, 'generate in another directory');
   expect(await web(standard, 'DELETE /app/api/surveys/{id}/responses/{employeeId}', { params: { id: wsId, employeeId: 'W1' } }), 200, 'erase response');
   expect(await web(standard, 'POST /app/api/surveys/{id}/links/{employeeId}/reissue', { params: { id: wsId, employeeId: 'W2' } }), 200, 'reissue');
   expect(await web(standard, 'POST /app/api/surveys/{id}/links/{employeeId}/revoke', { params: { id: wsId, employeeId: 'W2' } }), 200, 'revoke');

@@ -549,12 +549,39 @@ export interface SurveyDeliveriesTable {
   error: string | null;
 }
 
+/** The table queue of survey e-mail (0015): one row per (survey, step) to send, claimed with a lease. */
+export interface SurveyMailTasksTable {
+  /** `<surveyId>:<step>` */
+  id: string;
+  survey_id: string;
+  step: string;
+  /** ms since epoch */
+  queued_at: number;
+  worker_id: string | null;
+  /** ms since epoch; a row whose lease passed is taken by another worker. */
+  lease_until: number | null;
+  attempts: Generated<number>;
+}
+
 /** Hashes of respondent links that were revoked or re-issued (0011): such a link answers LINK_REVOKED, not "not found". */
 export interface SurveyLinkHistoryTable {
   hash: string;
   survey_id: string;
   employee_id: string;
   revoked_at: string;
+}
+
+/** A network generated from a survey (0014): one per (survey, question id | "combined"). */
+export interface SurveyNetworksTable {
+  survey_id: string;
+  /** The relationship question's id, or `combined`. */
+  question: string;
+  network_id: string;
+  /** JSON: the options of the last generation (questions, combined, nonRespondents, minRating, fields, privacy, wave). */
+  options: string;
+  /** 1 when generated before the survey was completed. */
+  preliminary: number;
+  generated_at: string;
 }
 
 export interface Database {
@@ -595,5 +622,7 @@ export interface Database {
   survey_respondents: SurveyRespondentsTable;
   survey_answers: SurveyAnswersTable;
   survey_deliveries: SurveyDeliveriesTable;
+  survey_mail_tasks: SurveyMailTasksTable;
   survey_link_history: SurveyLinkHistoryTable;
+  survey_networks: SurveyNetworksTable;
 }
