@@ -9,6 +9,7 @@ import { useOrgOverview } from '../api/organization.ts';
 import { auditCsvUrl, useAudit } from '../api/embedding.ts';
 import { Button, DateText, ErrorNotice, Loading, PageHeader, Select, TextField, num } from '../../../components/ui.tsx';
 import { AdminsOnly, OrgTabs } from '../components/tabs.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
 
 const PAGE = 50;
 /** Kinds of event (an action prefix ending with a dot: the API matches every action starting with it). */
@@ -133,30 +134,19 @@ export default function OrganizationAudit() {
           {data && data.entries.length === 0 && <p className="muted">No entries match.</p>}
           {data && data.entries.length > 0 && (
             <>
-              <table className="table table-responsive" data-testid="audit-table">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Details</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((e) => (
-                    <tr key={e.id} data-action={e.action}>
-                      <td data-label="When"><DateText iso={e.at} /></td>
-                      <td data-label="Action"><code>{e.action}</code></td>
-                      <td data-label="Actor" data-actor-kind={e.actor.kind}>
-                        {e.actor.name ?? <code>{e.actor.id}</code>} <span className="muted">({ACTOR_KIND_TEXT[e.actor.kind] ?? e.actor.kind})</span>
-                      </td>
-                      <td data-label="Target">{e.target ? <code>{e.target}</code> : <span className="muted">—</span>}</td>
-                      <td data-label="Details"><Details details={e.details} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                testId="audit-table"
+                rows={data.entries}
+                rowKey={(e) => e.id}
+                rowAttributes={(e) => ({ 'data-action': e.action })}
+                columns={[
+                  { label: 'When', cell: (e) => <DateText iso={e.at} /> },
+                  { label: 'Action', cell: (e) => <code>{e.action}</code> },
+                  { label: 'Actor', cell: (e) => <>{e.actor.name ?? <code>{e.actor.id}</code>} <span className="muted">({ACTOR_KIND_TEXT[e.actor.kind] ?? e.actor.kind})</span></> },
+                  { label: 'Target', cell: (e) => (e.target ? <code>{e.target}</code> : <span className="muted">—</span>) },
+                  { label: 'Details', cell: (e) => <Details details={e.details} /> },
+                ]}
+              />
               <nav className="pager" aria-label="Pages">
                 <span>{num(data.offset + 1)}–{num(data.offset + data.entries.length)} of {num(data.total)}</span>
                 <Button disabled={data.offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</Button>
