@@ -32,7 +32,7 @@ export async function listAudit(
   let q = db.selectFrom('embed_audit').selectAll().where('org_id', '=', orgId);
   if (opts.action !== undefined && opts.action.endsWith('.')) {
     // a kind of event: every action starting with it (`invitation.` → invitation.create, invitation.revoke);
-    // actions are lower-case words, dots, dashes and underscores (parseAuditFilter checks the filter)
+    // actions are letters, digits, dots, dashes and underscores (parseAuditFilter checks the filter)
     count = count.where('action', 'like', `${opts.action}%`);
     q = q.where('action', 'like', `${opts.action}%`);
   }

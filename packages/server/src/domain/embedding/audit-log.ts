@@ -53,7 +53,7 @@ function bound(value: string, name: 'from' | 'to', problems: DomainErrorItem[]):
 /** Validates the query's filter (400 naming the field). */
 export function parseAuditFilter(q: AuditQuery): AuditFilter {
   const problems: DomainErrorItem[] = [];
-  if (q.action && !/^[a-z][a-z0-9_.-]*$/.test(q.action)) problems.push({ path: '/query/action', message: 'must be an action (member.role) or a kind of event ending with a dot (invitation.)' });
+  if (q.action && !/^[A-Za-z][A-Za-z0-9_.-]*$/.test(q.action)) problems.push({ path: '/query/action', message: 'must be an action (member.role) or a kind of event ending with a dot (invitation.)' });
   const filter: AuditFilter = {
     action: q.action || undefined,
     actorId: q.actor || undefined,
