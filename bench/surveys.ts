@@ -28,6 +28,10 @@ const PEOPLE = Number(arg('--people', '100000'));
 const RESPONDENTS = Number(arg('--respondents', '1000'));
 const ROUNDS = Number(arg('--rounds', '3'));
 const PACED = !process.argv.includes('--no-paced');
+// --server-times: the server logs every request (LOG_LEVEL=info) and the paced phase also reports the
+// server's own response times (Fastify's `responseTime`: request read → answer sent), apart from the time
+// the request and answer spent in the client and the kernel on this loaded machine
+const SERVER_TIMES = process.argv.includes('--server-times');
 const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
 
 const dir = mkdtempSync(join(tmpdir(), 'netloom-bench-surveys-'));
@@ -44,7 +48,7 @@ const env: Record<string, string> = {
   PORT: String(port),
   HOST: '127.0.0.1',
   NETLOOM_DATA_DIR: dir,
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL: SERVER_TIMES ? 'info' : 'warn',
   NETLOOM_RATE_LIMIT_PER_HOUR: '100000000',
   NETLOOM_MAX_CONNECTIONS: String(RESPONDENTS * 2 + 100),
 } as Record<string, string>;
@@ -178,6 +182,8 @@ try {
     };
     t0 = performance.now();
     const c0 = serverCpu();
+    const logFrom = out.length;
+    const pacedFrom = Date.now();
     await Promise.all(
       plans.map(async ({ eid, tk, start, gaps }) => {
         const n = Number(eid.slice(1));
@@ -209,6 +215,20 @@ try {
         if (want && JSON.stringify(adv) === JSON.stringify(want.advice) && r.answers.office === want.office) right++;
       }
       if (offset + 500 >= page.total) break;
+    }
+    if (SERVER_TIMES) {
+      const saves = new Set<string>();
+      const times: number[] = [];
+      for (const line of out.slice(logFrom).split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const o = JSON.parse(line) as { time?: number; reqId?: string; msg?: string; req?: { method?: string; url?: string }; responseTime?: number };
+        // the saves of this phase (lines of the burst rounds may still be arriving)
+        if (o.msg === 'incoming request' && (o.time ?? 0) >= pacedFrom && o.req?.method === 'PUT' && o.req.url?.includes('/answers/') && o.reqId) saves.add(o.reqId);
+        else if (o.msg === 'request completed' && o.reqId && saves.has(o.reqId) && typeof o.responseTime === 'number') times.push(o.responseTime);
+      }
+      times.sort((x, y) => x - y);
+      const sq = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
+      if (times.length) console.log(`paced, the server's own response times (${times.length} saves): p50 ${sq(0.5)} ms, p99 ${sq(0.99)} ms, max ${times[times.length - 1].toFixed(1)} ms`);
     }
     console.log(`paced: ${RESPONDENTS} respondents at once, ${lat.length} saves over ${(wall / 1000).toFixed(1)} s (server CPU ${(serverCpu() - c0).toFixed(2)} s, ${(((serverCpu() - c0) / lat.length) * 1000).toFixed(2)} ms a save) — p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${lat[lat.length - 1].toFixed(0)} ms, failed ${failed}; stored answers ${stored}/${RESPONDENTS * 2}, respondents whose last answers are exactly what they sent ${right}/${RESPONDENTS}; load ${load()}`);
   }
