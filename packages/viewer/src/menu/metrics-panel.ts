@@ -8,7 +8,9 @@
  * not in the DOM, so closing and reopening the panel shows it still going. Cancel frees the service's
  * worker and brings the panel back to its ready state with a notice; a failure shows the problem's message.
  */
-import type { ViewerJob } from '@netloom/protocol';
+import { etaText, type ViewerJob } from '@netloom/protocol';
+
+export { etaText };
 import type { OfferedMetric } from '@netloom/protocol/http';
 import { toWireError } from '../errors.ts';
 import { setNodeAttribute } from './attrs.ts';
@@ -48,16 +50,6 @@ export function metricTitle(id: string): string {
   return offered?.find((m) => m.id === id)?.title ?? id;
 }
 
-/** "about 2 min left" from a job's `etaSeconds` (null: not known yet). */
-export function etaText(seconds: number | null): string {
-  if (seconds === null || !Number.isFinite(seconds)) return 'estimating time left…';
-  if (seconds < 5) return 'a few seconds left';
-  if (seconds < 60) return `about ${Math.round(seconds / 5) * 5} s left`;
-  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min left`;
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.round((seconds - hours * 3600) / 60);
-  return `about ${hours} h${minutes ? ` ${minutes} min` : ''} left`;
-}
 
 /** The status line of a running job: "Betweenness centrality: 42 % — about 2 min left" (no break inside "42 %"). */
 export function jobText(job: Pick<ViewerJob, 'status' | 'progress' | 'etaSeconds' | 'metric'>): string {

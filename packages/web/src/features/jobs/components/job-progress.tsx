@@ -4,7 +4,8 @@
  */
 import { useEffect, useRef } from 'react';
 import type { WebJob } from '../../../api/types.ts';
-import { etaText, useMetricTitle } from '../../../api/metrics.ts';
+import { etaText } from '@netloom/protocol';
+import { useMetricTitle } from '../../../api/metrics.ts';
 import { Badge } from '../../../components/ui.tsx';
 import { useToast } from '../../../components/toast.tsx';
 

@@ -12,7 +12,7 @@ import { formatMetricValue, JobProgress, JobStatusBadge, useFinishedToasts, useJ
 import { type NetworkDetail, type Share, type WebNetworkValue } from '../../../api/types.ts';
 import { APP_PATHS, FILE_FORMATS, FORMAT_IDS, pathTo } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../../../components/ui.tsx';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { Confirm, ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../api/client.ts';
 
@@ -184,24 +184,16 @@ function Shares({ network: n }: { network: NetworkDetail }) {
         <Button type="submit" busy={put.isPending}>Share</Button>
       </form>
       <ErrorNotice error={put.error} />
-      <Confirm
-        open={removing !== null}
+      <ConfirmAction
+        item={removing}
         title="Stop sharing?"
         confirmLabel="Remove access"
         onClose={() => setRemoving(null)}
-        onConfirm={() =>
-          removing === null ? undefined :
-          remove.mutateAsync(removing.email, {
-            onSuccess: () => {
-              toast.success(`${removing.email} no longer has access.`);
-              setRemoving(null);
-            },
-            onError: (e) => toast.failure(e),
-          }).catch(() => undefined)
-        }
+        run={(r) => remove.mutateAsync(r.email)}
+        done={(r) => `${r.email} no longer has access.`}
       >
         <p><strong>{removing?.email}</strong> will no longer see this network.</p>
-      </Confirm>
+      </ConfirmAction>
     </section>
   );
 }
