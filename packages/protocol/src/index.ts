@@ -6,3 +6,4 @@ export * from './errors.ts';
 export * from './viewer-contract.ts';
 export type * from './types.ts';
 export * from './problem-codes.ts';
+export * from './problem-detail.ts';

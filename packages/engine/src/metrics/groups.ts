@@ -37,7 +37,7 @@ import { GroupReportSchema } from '@netloom/protocol/http';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
-import { EngineError } from '../errors.ts';
+import { EngineError, invalidArgs } from '../errors.ts';
 import { metricEdgeWeightsParam } from './params.ts';
 import type { ReportMetric } from './types.ts';
 import { largestWeightPath } from './weights.ts';
@@ -198,7 +198,7 @@ export function refuseInfiniteSums(report: GroupReport, network: NetworkJSON, we
   if (Number.isFinite(report.ties)) return report;
   const path = largestWeightPath(network, weight);
   const message = 'edge weights too large: the sum of tie weights exceeds the largest Number (about 1.8e308); scale the weights down';
-  throw new EngineError('INVALID_ARGS', `${path.slice(1).replaceAll('/', '.')}: ${message}`, [{ path, message }]);
+  throw invalidArgs(path, message);
 }
 
 export const groups: ReportMetric<GroupsParams> = {

@@ -14,7 +14,7 @@ import { getUserByEmail, getUserById } from '../../store/users.ts';
 import { listSharesWithUsers, listUserNetworksSorted } from '../../store/web-networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { accountSummary } from '../identity/account.ts';
-import { DomainError, type DomainErrorItem } from '../errors.ts';
+import { DomainError, invalidArgs, type DomainErrorItem } from '../errors.ts';
 import { loadNetworkFor, type Access } from './access.ts';
 import { checkPlanLimit } from './ownership.ts';
 import { parseBoolean } from './body.ts';
@@ -73,7 +73,7 @@ export async function patchWebNetwork(db: Kysely<Database>, config: Config, prin
     if (d === undefined) problems.push({ path: '/isDirected', message: 'must be a Boolean' });
     else patch.is_directed = d ? 1 : 0;
   }
-  if (problems.length > 0) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1)}: ${problems[0].message}`, problems);
+  if (problems.length > 0) throw invalidArgs(problems);
   if (patch.status !== undefined && patch.status !== net.status) {
     const owner = await getUserById(db, net.owner_id);
     if (owner) await checkPlanLimit(db, config, owner, patch.status);
@@ -92,7 +92,7 @@ export async function deleteWebNetwork(db: Kysely<Database>, principal: Principa
 
 function normalEmail(v: unknown, path: string): string {
   if (typeof v !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(v.trim()) || v.length > 320) {
-    throw new DomainError('INVALID_ARGS', `${path.slice(1)}: must be an e-mail address`, [{ path, message: 'must be an e-mail address' }]);
+    throw invalidArgs([{ path, message: 'must be an e-mail address' }]);
   }
   return v.trim().toLowerCase();
 }
@@ -108,7 +108,7 @@ export async function shareWebNetwork(db: Kysely<Database>, principal: Principal
     problems.push(...((err as DomainError).errors ?? []));
   }
   if (body.permission !== 'View' && body.permission !== 'Edit') problems.push({ path: '/permission', message: 'must be "View" or "Edit"' });
-  if (problems.length > 0) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1)}: ${problems[0].message}`, problems);
+  if (problems.length > 0) throw invalidArgs(problems);
   const user = await getUserByEmail(db, email);
   if (!user || user.kind === 'managed') throw new DomainError('INVALID_ARGS', `email: no Netloom user has the address ${email}`, [{ path: '/email', message: 'no Netloom user has this address' }]);
   if (user.id === net.owner_id) throw new DomainError('INVALID_ARGS', 'email: the owner already has full access', [{ path: '/email', message: 'is the owner of the network' }]);
