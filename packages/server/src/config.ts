@@ -213,6 +213,42 @@ export interface EmbedConfig {
   redemptionsPerIpPerHour: number;
   /** Defaults for every organization. */
   limits: EmbedLimits;
+  /**
+   * NETLOOM_VIEWER_IMAGE_ORIGINS: the origins (`https://images.example.com`, comma or space separated)
+   * node images may come from besides the service itself and `data:`/`blob:` URLs; the viewer's CSP
+   * `img-src` (routes/viewer/page.ts) and the viewer itself keep every other image URL from being
+   * fetched (issue 19, Low; docs/security.md "The embedded viewer"). Empty by default.
+   */
+  imageOrigins: string[];
+  /** Anonymous Discover viewers (public-mode Explore), in their own budget (issue 19 finding 7). */
+  discover: DiscoverLimits;
+}
+
+export interface DiscoverLimits {
+  /** NETLOOM_DISCOVER_SESSIONS_PER_IP_PER_HOUR: Discover viewer sessions opened per client address per hour (60). */
+  sessionsPerIpPerHour: number;
+  /** NETLOOM_DISCOVER_METRICS_PER_IP_PER_HOUR: metric runs of Discover viewers per client address per hour (60). */
+  metricsPerIpPerHour: number;
+  /** NETLOOM_DISCOVER_METRICS_PER_NETWORK_PER_HOUR: metric runs of all Discover viewers of one Public network per hour (600). */
+  metricsPerNetworkPerHour: number;
+}
+
+/** NETLOOM_VIEWER_IMAGE_ORIGINS: a comma/space list of http(s) origins (scheme, host, optional port; no path). */
+export function parseImageOrigins(v: string | undefined): string[] {
+  const out: string[] = [];
+  for (const e of (v ?? '').split(/[\s,]+/).filter((x) => x !== '')) {
+    let u: URL | null = null;
+    try {
+      u = new URL(e);
+    } catch {
+      /* reported below */
+    }
+    if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:') || u.origin !== e.replace(/\/+$/, '') || u.username || u.password) {
+      throw new Error(`config: NETLOOM_VIEWER_IMAGE_ORIGINS: ${JSON.stringify(e)} is not an http(s) origin such as https://images.example.com`);
+    }
+    if (!out.includes(u.origin)) out.push(u.origin);
+  }
+  return out;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min = 0): number {
@@ -308,6 +344,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       inactivityMs: int(env, 'NETLOOM_EMBED_INACTIVITY_MS', 30 * 60_000, 1),
       statusCheckMs: int(env, 'NETLOOM_EMBED_STATUS_CHECK_MS', 30_000, 1000),
       redemptionsPerIpPerHour: int(env, 'NETLOOM_EMBED_REDEMPTIONS_PER_IP_PER_HOUR', 600, 1),
+      imageOrigins: parseImageOrigins(env.NETLOOM_VIEWER_IMAGE_ORIGINS),
+      discover: {
+        sessionsPerIpPerHour: int(env, 'NETLOOM_DISCOVER_SESSIONS_PER_IP_PER_HOUR', 60, 1),
+        metricsPerIpPerHour: int(env, 'NETLOOM_DISCOVER_METRICS_PER_IP_PER_HOUR', 60, 1),
+        metricsPerNetworkPerHour: int(env, 'NETLOOM_DISCOVER_METRICS_PER_NETWORK_PER_HOUR', 600, 1),
+      },
       limits: {
         provisioningPerHour: int(env, 'NETLOOM_EMBED_PROVISIONING_PER_HOUR', 600, 1),
         launchTokensPerHour: int(env, 'NETLOOM_EMBED_LAUNCH_TOKENS_PER_HOUR', 6000, 1),

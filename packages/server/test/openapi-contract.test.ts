@@ -302,6 +302,10 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('GET /api/v2/surveys/{id}/responses', { ...as(userToken), params: { id: sid2 } }), 200, 'responses');
   expect(await api.call('GET /api/v2/surveys/{id}/tracking', { ...as(userToken), params: { id: sid2 } }), 200, 'tracking');
   expect(await api.call('GET /api/v2/surveys/{id}/deliveries', { ...as(userToken), params: { id: sid2 } }), 200, 'deliveries');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: sid2 }, json: { dryRun: true, nonRespondents: 'drop' } }), 200, 'preview survey networks');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: sid2 }, json: { combined: true } }), 201, 'generate survey networks');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: sid2 }, json: { nonRespondents: 'all' } }), 400, 'bad generation');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(strangerToken), params: { id: sid2 }, json: {} }), 404, 'generate in another directory');
   expect(await api.call('DELETE /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' } }), 200, 'erase response');
   expect(await api.call('POST /api/v2/surveys/{id}/links/{employeeId}/reissue', { ...as(userToken), params: { id: sid2, employeeId: 'P2' } }), 200, 'reissue');
   expect(await api.call('GET /s/api/{token}', { params: { token: p2 } }), 410, 'revoked link');

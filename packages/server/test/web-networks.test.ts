@@ -72,11 +72,10 @@ for (const dialect of DIALECTS) {
       const share = (email: string, permission: string) => oc.request('PUT', `/app/api/networks/${net._id}/shares`, { body: { email, permission } });
       assert.equal((await share(editor.email, 'View')).statusCode, 200);
       const shares = (await share(editor.email, 'Edit')).json().shares;
-      assert.deepEqual(shares, [{ email: editor.email, name: 'Eddie Editor', permission: 'Edit' }]);
+      // no name: the editor is in no organization of the owner's (see the test on accounts below)
+      assert.deepEqual(shares, [{ email: editor.email, name: '', permission: 'Edit' }]);
       assert.equal((await share(viewer.email, 'View')).statusCode, 200);
-      const noUser = await share('nobody@example.com', 'View');
-      assert.equal(noUser.statusCode, 400);
-      assert.equal(noUser.json().errors[0].path, '/email');
+      assert.equal((await share('not-an-address', 'View')).json().errors[0].path, '/email');
       assert.equal((await share(owner.email, 'Edit')).statusCode, 400);
       assert.equal((await share(viewer.email, 'Admin')).statusCode, 400);
 
@@ -117,6 +116,57 @@ for (const dialect of DIALECTS) {
       const del = await oc.request('DELETE', `/app/api/networks/${net._id}`);
       assert.deepEqual(del.json(), { _id: net._id, deleted: true });
       assert.equal((await oc.request('GET', `/app/api/networks/${net._id}`)).statusCode, 404);
+    });
+
+    test('sharing answers the same whether the e-mail has an account or not; a share waits for the account and then works (issue 19, Low)', async () => {
+      const owner = await t.user({ name: 'Olive Owner' });
+      const org = await t.org(owner.id);
+      const colleague = await t.user({ name: 'Col League' });
+      await t.member(org.id, colleague.id, 'Standard User');
+      const outsider = await t.user({ name: 'Otto Outsider' });
+      const nobody = `nobody-${dialect}@example.com`;
+      const oc = await signedIn(owner.email);
+      const net = await create(await t.token(owner.id), { name: 'Shared later' });
+      const net2 = await create(await t.token(owner.id), { name: 'Shared later 2' });
+      const share = (id: string, email: string, permission: string) => oc.request('PUT', `/app/api/networks/${id}/shares`, { body: { email, permission } });
+      // the two cases side by side, each on its own network: the same status, headers' type and body but for the address
+      const [withAccount, without] = await Promise.all([share(net._id, outsider.email, 'View'), share(net2._id, nobody, 'View')]);
+      assert.equal(withAccount.statusCode, 200, withAccount.body);
+      assert.equal(without.statusCode, withAccount.statusCode);
+      assert.equal(without.statusCode, 200, without.body);
+      assert.equal(withAccount.headers['content-type'], without.headers['content-type']);
+      assert.deepEqual(withAccount.json(), { shares: [{ email: outsider.email, name: '', permission: 'View' }] });
+      assert.deepEqual(without.json(), { shares: [{ email: nobody, name: '', permission: 'View' }] });
+      // changing the permission, the network page and removing: the same again
+      assert.deepEqual((await share(net._id, outsider.email, 'Edit')).json().shares[0], { email: outsider.email, name: '', permission: 'Edit' });
+      assert.deepEqual((await share(net2._id, nobody.toUpperCase(), 'Edit')).json().shares[0], { email: nobody, name: '', permission: 'Edit' });
+      assert.deepEqual((await oc.request('GET', `/app/api/networks/${net2._id}`)).json().shares, [{ email: nobody, name: '', permission: 'Edit' }]);
+      // a member of the owner's own organization is shown by name (the owner sees the members anyway)
+      assert.deepEqual((await share(net._id, colleague.email, 'View')).json().shares.find((s: { email: string }) => s.email === colleague.email), { email: colleague.email, name: 'Col League', permission: 'View' });
+      const [un1, un2] = await Promise.all([
+        oc.request('DELETE', `/app/api/networks/${net._id}/shares/${encodeURIComponent(outsider.email)}`),
+        oc.request('DELETE', `/app/api/networks/${net2._id}/shares/${encodeURIComponent(nobody)}`),
+      ]);
+      assert.equal(un1.statusCode, 200);
+      assert.equal(un2.statusCode, 200);
+      assert.deepEqual(un2.json(), { shares: [] });
+      const [again1, again2] = await Promise.all([
+        oc.request('DELETE', `/app/api/networks/${net._id}/shares/${encodeURIComponent(outsider.email)}`),
+        oc.request('DELETE', `/app/api/networks/${net2._id}/shares/${encodeURIComponent(nobody)}`),
+      ]);
+      assert.deepEqual([again1.statusCode, again2.statusCode], [404, 404]);
+      assert.equal(again1.json().code, again2.json().code);
+      // a waiting share becomes a share when the address gets its account (here through an invitation link)
+      assert.equal((await share(net2._id, nobody, 'View')).statusCode, 200);
+      const url = (await oc.request('POST', '/app/api/organization/invitations', { body: { email: nobody } })).json().url as string;
+      const nc = webClient(t.app);
+      const redeemed = await nc.request('POST', `/app/api/links/${url.split('/link/')[1]}`, { body: { name: 'No Body', password: 'a passphrase of mine' } });
+      assert.equal(redeemed.statusCode, 200, redeemed.body);
+      const mine = (await nc.request('GET', '/app/api/networks')).json().networks as { _id: string; access: string }[];
+      assert.deepEqual(mine.filter((n) => n._id === net2._id).map((n) => n.access), ['read']);
+      assert.equal((await nc.request('GET', `/app/api/networks/${net2._id}`)).statusCode, 200);
+      const page = (await oc.request('GET', `/app/api/networks/${net2._id}`)).json().shares;
+      assert.deepEqual(page, [{ email: nobody, name: 'No Body', permission: 'View' }], 'now a member of the organization, so named');
     });
 
     test('upload: 201 with the network; a bad spreadsheet lists sheet and row of each problem and stores nothing; download with Content-Disposition', async () => {

@@ -57,6 +57,10 @@ export function labelMeasurer(renderer: Sigma): (text: string) => number {
   return (text) => (ctx ? ctx.measureText(text).width : text.length * size * 0.6);
 }
 
+/** Room (px) kept beyond the nodes on each side for what is drawn around them (axes, group names: guides.ts). */
+export interface Pad { left: number; right: number; top: number; bottom: number }
+const NO_PAD: Pad = { left: 0, right: 0, top: 0, bottom: 0 };
+
 /** Whether the camera is still where sigma put it (nobody moved it, no view set it). */
 export function atDefaultCamera(renderer: Sigma): boolean {
   const s = renderer.getCamera().getState();
@@ -67,7 +71,7 @@ export function atDefaultCamera(renderer: Sigma): boolean {
  * The drawing's box after zooming out by `f` about the viewport centre (cx, cy): discs shrink with the
  * drawing, labels keep their pixel width (they reach right of their node).
  */
-function extent(nodes: Placed[], cx: number, cy: number, f: number): { l: number; r: number; t: number; b: number } {
+function extent(nodes: Placed[], cx: number, cy: number, f: number, pad: Pad = NO_PAD): { l: number; r: number; t: number; b: number } {
   let l = Infinity, r = -Infinity, t = Infinity, b = -Infinity;
   for (const n of nodes) {
     const x = cx + (n.x - cx) / f;
@@ -77,7 +81,7 @@ function extent(nodes: Placed[], cx: number, cy: number, f: number): { l: number
     t = Math.min(t, y - n.r);
     b = Math.max(b, y + n.r);
   }
-  return { l, r, t, b };
+  return { l: l - pad.left, r: r + pad.right, t: t - pad.top, b: b + pad.bottom };
 }
 
 /**
@@ -86,14 +90,14 @@ function extent(nodes: Placed[], cx: number, cy: number, f: number): { l: number
  * width: a label that cannot fit then is cut rather than the drawing shrunk to a dot), then centred.
  * Null when it already fits.
  */
-export function labelFit(nodes: Placed[], width: number, height: number): { zoomOut: number; dx: number; dy: number } | null {
+export function labelFit(nodes: Placed[], width: number, height: number, pad: Pad = NO_PAD): { zoomOut: number; dx: number; dy: number } | null {
   if (nodes.length === 0 || width <= 2 * FIT_MARGIN || height <= 2 * FIT_MARGIN) return null;
   const cx = width / 2, cy = height / 2;
   const availW = width - 2 * FIT_MARGIN, availH = height - 2 * FIT_MARGIN;
-  const e0 = extent(nodes, cx, cy, 1);
+  const e0 = extent(nodes, cx, cy, 1, pad);
   if (e0.l >= FIT_MARGIN - 0.5 && e0.r <= width - FIT_MARGIN + 0.5 && e0.t >= FIT_MARGIN - 0.5 && e0.b <= height - FIT_MARGIN + 0.5) return null;
   const fits = (f: number) => {
-    const e = extent(nodes, cx, cy, f);
+    const e = extent(nodes, cx, cy, f, pad);
     return e.r - e.l <= availW && e.b - e.t <= availH;
   };
   const xs = nodes.map((n) => n.x);
@@ -112,16 +116,16 @@ export function labelFit(nodes: Placed[], width: number, height: number): { zoom
       f = hi;
     }
   }
-  const e = extent(nodes, cx, cy, f);
+  const e = extent(nodes, cx, cy, f, pad);
   return { zoomOut: f, dx: (FIT_MARGIN + width - FIT_MARGIN) / 2 - (e.l + e.r) / 2, dy: (FIT_MARGIN + height - FIT_MARGIN) / 2 - (e.t + e.b) / 2 };
 }
 
 /** Moves the camera (no animation) so that the drawing, labels included, fits the stage. Returns whether it moved. */
-export function fitWithLabels(renderer: Sigma, measure: (text: string) => number = labelMeasurer(renderer)): boolean {
+export function fitWithLabels(renderer: Sigma, measure: (text: string) => number = labelMeasurer(renderer), pad: Pad = NO_PAD): boolean {
   // the stage may have changed size since sigma last measured it (the menu narrows it after sigma starts)
   renderer.resize();
   const { width, height } = renderer.getDimensions();
-  const move = labelFit(placedNodes(renderer, measure), width, height);
+  const move = labelFit(placedNodes(renderer, measure), width, height, pad);
   if (!move) return false;
   // After zooming out by f about the centre a point sits at c + (x − c)/f; shifting it by (dx, dy) means
   // centring the camera on what is now at c − d·f.
@@ -137,6 +141,8 @@ export class AutoFit {
   readonly #quietly: (move: () => void) => void;
   /** The camera the last fit set; a different camera means somebody (a person, a view, a command) moved it. */
   #fitted: CameraState | null = null;
+  /** Room needed around the nodes (the guides' axes and group names). */
+  padding: () => Pad = () => NO_PAD;
 
   /** `quietly` runs a camera move that is not a person's (the viewer's move detection ignores it). */
   constructor(renderer: Sigma, quietly: (move: () => void) => void) {
@@ -161,7 +167,7 @@ export class AutoFit {
       // the display data of the positions a layout just set (with an argument: display.ts makes sigma's
       // argument-less refresh a render only)
       this.#renderer.refresh({});
-      fitWithLabels(this.#renderer);
+      fitWithLabels(this.#renderer, labelMeasurer(this.#renderer), this.padding());
       this.#fitted = camera.getState();
     });
   }

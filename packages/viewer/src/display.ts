@@ -276,7 +276,7 @@ export class SigmaDisplay implements DisplayPort {
     const head = el('h3', 'nl-details-sub', `Neighbours (${near.length})`);
     box.append(head, near.length ? list : el('p', 'nl-hint', 'No neighbours.'));
     if (near.length > 200) box.append(el('p', 'nl-hint', `The first 200 of ${near.length} are listed.`));
-    const img = this.#model.images[i];
+    const img = this.#model.shownImages[i];
     if (img) {
       const im = el('img', 'nl-image');
       im.src = img;

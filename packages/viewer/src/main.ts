@@ -1,6 +1,6 @@
 /**
- * Viewer entry point (browser). The embed page carries `data-session-id`, `data-host-origin` and
- * `data-api-base` on #netloom-viewer. Sequence: hello → connect (private port) → launch token from the
+ * Viewer entry point (browser). The embed page carries `data-session-id`, `data-host-origin`,
+ * `data-api-base` and `data-image-origins` on #netloom-viewer. Sequence: hello → connect (private port) → launch token from the
  * host → access token → session info + network → draw → `ready`. Requests that arrive before `ready`
  * wait for it.
  */
@@ -13,7 +13,7 @@ import { SigmaDisplay } from './display.ts';
 import { ViewerEngine } from './engine.ts';
 import { ChatController } from './chat.ts';
 import { CommandError, toWireError } from './errors.ts';
-import { buildModel } from './model.ts';
+import { buildModel, imagePolicy } from './model.ts';
 import { TokenManager } from './tokens.ts';
 import { mountMenu } from './menu/index.ts';
 import { installInspect } from './inspect.ts';
@@ -26,6 +26,8 @@ const root = document.getElementById('netloom-viewer') as HTMLElement;
 const sessionId = root.dataset.sessionId ?? '';
 const hostOrigin = root.dataset.hostOrigin || (location.ancestorOrigins?.length ? location.ancestorOrigins[0] : '');
 const apiBase = root.dataset.apiBase || location.origin;
+/** Node images only from the service and the operator's allow-list (model.ts imagePolicy; the page's CSP says the same). */
+const imageAllowed = imagePolicy(location.href, (root.dataset.imageOrigins ?? '').split(' ').filter((o) => o !== ''));
 
 let port: MessagePort | null = null;
 let engine: ViewerEngine | null = null;
@@ -130,7 +132,7 @@ async function load(): Promise<void> {
     mark('token');
     const [session, net] = await Promise.all([api.sessionInfo(), api.network()]);
     mark('data');
-    const model = buildModel({ networkId: net.networkId, name: net.name, directed: net.isDirected, json: net.json });
+    const model = buildModel({ networkId: net.networkId, name: net.name, directed: net.isDirected, json: net.json, imageAllowed });
     mark('model');
     if (session.header === 'title') {
       const header = document.createElement('header');
@@ -221,6 +223,7 @@ async function load(): Promise<void> {
         display.animating = false;
       }
     });
+    autoFit.padding = () => menu.layout.guides?.padding() ?? { left: 0, right: 0, top: 0, bottom: 0 };
     menu.layout.onEnded = (s) => {
       // "Distribute nodes" measures overlaps at the current zoom: a new zoom would undo its work
       if (s.kind !== 'noverlap' && s.outcome !== 'error') requestAnimationFrame(() => autoFit.fit());

@@ -44,7 +44,10 @@ export interface NetworkModel {
   attributes: Attributes[];
   x: Float64Array;
   y: Float64Array;
+  /** Each node's `image.url` as stored (exports carry it). */
   images: (string | null)[];
+  /** The images the viewer may load (drawn in nodes, shown in details): those the page allows (imageAllowed), else null. */
+  shownImages: (string | null)[];
   edges: ModelEdge[];
   /** True when every node came with a stored position (else the missing ones start on a circle). */
   positioned: boolean;
@@ -67,7 +70,25 @@ function cleanAttributes(raw: Record<string, unknown> | undefined): Attributes {
   return out;
 }
 
-export function buildModel(input: { networkId: string; name: string; directed?: boolean; json: NetworkJson }): NetworkModel {
+/**
+ * Which image URLs a page may load: the page's own origin, `data:` and `blob:`, and the origins of the
+ * page's `data-image-origins` (NETLOOM_VIEWER_IMAGE_ORIGINS; the page's CSP allows the same). A node's
+ * image URL is chosen by whoever uploaded the network, so no other URL is ever requested.
+ */
+export function imagePolicy(pageUrl: string, origins: readonly string[]): (url: string) => boolean {
+  const page = new URL(pageUrl).origin;
+  const allowed = new Set([page, ...origins]);
+  return (url) => {
+    try {
+      const u = new URL(url, pageUrl);
+      return u.protocol === 'data:' || u.protocol === 'blob:' || allowed.has(u.origin);
+    } catch {
+      return false;
+    }
+  };
+}
+
+export function buildModel(input: { networkId: string; name: string; directed?: boolean; json: NetworkJson; imageAllowed?: (url: string) => boolean }): NetworkModel {
   const nodes = Array.isArray(input.json.nodes) ? input.json.nodes : [];
   const n = nodes.length;
   const ids: string[] = [];
@@ -132,6 +153,7 @@ export function buildModel(input: { networkId: string; name: string; directed?: 
     x: x.subarray(0, ids.length),
     y: y.subarray(0, ids.length),
     images,
+    shownImages: input.imageAllowed ? images.map((u) => (u !== null && input.imageAllowed!(u) ? u : null)) : images,
     edges,
     positioned: missing.length === 0,
     nodeAttributeTypes: sortedTypes,

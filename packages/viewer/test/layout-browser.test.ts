@@ -88,7 +88,8 @@ async function runLayout(page: Page, action: string): Promise<Measure> {
   return measure(f);
 }
 
-async function save(page: Page, name: string): Promise<void> {
+async function save(page: Page, name: string, opts: { closePanel?: boolean } = {}): Promise<void> {
+  if (opts.closePanel) await viewerFrame(page).locator('.nl-panel-close').click();
   await page.waitForTimeout(150);
   writeFileSync(new URL(`layout-${name}.png`, OUT), await page.locator('#viewer iframe').screenshot());
 }
@@ -130,9 +131,34 @@ test('Les Misérables without positions: laid out by itself before ready; Circle
   const arcs = await runLayout(page, 'circle-by-attribute');
   assert.equal(arcs.finite, true);
   assert.equal(arcs.state.kind, 'circleByAttribute');
-  await save(page, 'circle-by-attribute');
+  await save(page, 'circle-by-attribute', { closePanel: true });
+  // each group is named beside its arc, with its size
+  const groups = await viewerFrame(page).locator('svg[data-guides="groups"] text[data-group]').allTextContents();
+  const initials = new Set(lesMis().nodes.map((n) => n.attributes.initial as string));
+  assert.equal(groups.length, initials.size, `one name per group: ${groups.join(' | ')}`);
+  assert.ok(groups.some((t) => /^M \(\d+\)$/.test(t)), `the M group is named with its size: ${groups.join(' | ')}`);
+  await assertInside(page, 'svg[data-guides="groups"] text');
+  // another layout clears the names
+  await runLayout(page, 'circle');
+  assert.equal(await viewerFrame(page).locator('svg.nl-guides text').count(), 0);
   await page.close();
 });
+
+/** Every element matching `selector` in the viewer lies inside the graph's stage (not cut off, not under the menu). */
+async function assertInside(page: Page, selector: string): Promise<void> {
+  const f = viewerFrame(page);
+  const stage = await f.locator('.nl-stage').boundingBox();
+  assert.ok(stage);
+  const boxes = await f.locator(selector).evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, t: e.textContent }; }));
+  assert.ok(boxes.length > 0, `some ${selector}`);
+  // the frame's own coordinates: the stage box from playwright is in page coordinates
+  const frameBox = await page.locator('#viewer iframe').boundingBox();
+  assert.ok(frameBox);
+  const sx = stage.x - frameBox.x, sy = stage.y - frameBox.y;
+  for (const b of boxes) {
+    assert.ok(b.x >= sx - 1 && b.y >= sy - 1 && b.x + b.w <= sx + stage.width + 1 && b.y + b.h <= sy + stage.height + 1, `"${b.t}" at ${JSON.stringify(b)} inside the stage ${JSON.stringify({ sx, sy, w: stage.width, h: stage.height })}`);
+  }
+}
 
 test('Plot nodes orders nodes by the chosen numeric attribute; Stop ends a run', { skip, timeout: 90_000 }, async () => {
   const page = await env.open(await env.session('layout-editor', networkId));
@@ -145,7 +171,26 @@ test('Plot nodes orders nodes by the chosen numeric attribute; Stop ends a run',
   const degree = new Map(net.nodes.map((n) => [n.id, n.attributes.degree as number]));
   const degrees = m.order.map((id) => degree.get(id) as number);
   for (let k = 1; k < degrees.length; k++) assert.ok(degrees[k - 1] <= degrees[k], `left to right by degree: ${degrees.join(',')}`);
-  await save(page, 'plot');
+  await save(page, 'plot', { closePanel: true });
+  // the axes: titles, number ticks along x, category headers along y (most frequent first, bottom up)
+  const f = viewerFrame(page);
+  assert.equal(await f.locator('svg[data-guides="plot"] [data-axis-title="x"]').textContent(), 'degree');
+  assert.equal(await f.locator('svg[data-guides="plot"] [data-axis-title="y"]').textContent(), 'initial');
+  const xTicks = await f.locator('svg[data-guides="plot"] text[data-tick="x"]').allTextContents();
+  assert.deepEqual(xTicks, ['10', '20', '30'], `x ticks ${xTicks.join(' ')}`);
+  const yTicks = await f.locator('svg[data-guides="plot"] text[data-tick="y"]').allTextContents();
+  const initials = new Set(net.nodes.map((n) => n.attributes.initial as string));
+  assert.deepEqual(new Set(yTicks), initials, 'one header per category');
+  // a category header sits level with its nodes
+  const rows = await f.evaluate(() => {
+    const i = (window as unknown as { netloomInspect: Inspect }).netloomInspect;
+    const ticks = [...document.querySelectorAll('svg[data-guides="plot"] text[data-tick="y"]')].map((t) => ({ text: t.textContent, y: t.getBoundingClientRect().y + t.getBoundingClientRect().height / 2 - document.querySelector('.nl-stage')!.getBoundingClientRect().y }));
+    return { ticks, nodes: i.nodes().map((n) => ({ id: n.id, y: n.y })) };
+  });
+  const valjean = rows.nodes.find((n) => n.id === 'Valjean');
+  const v = rows.ticks.find((t) => t.text === 'V');
+  assert.ok(valjean && v && Math.abs(valjean.y - v.y) < 25, `V header (${v?.y}) level with Valjean (${valjean?.y})`);
+  await assertInside(page, 'svg[data-guides="plot"] text');
 
   // A weighted run, stopped by the user.
   const p2 = await openLayout(page);
@@ -155,6 +200,48 @@ test('Plot nodes orders nodes by the chosen numeric attribute; Stop ends a run',
   await viewerFrame(page).waitForFunction(() => !(window as unknown as { netloomInspect: Inspect }).netloomInspect.layout().running);
   const s = (await measure(viewerFrame(page))).state;
   assert.ok(s.outcome === 'stopped' || s.outcome === 'converged', `outcome ${s.outcome}`);
+  await page.close();
+});
+
+/** A 59-person organization: reporting lines (report → manager, relation "reports to") plus advice ties between peers. */
+function orgNetwork() {
+  const parent: number[] = [-1];
+  for (let h = 0; h < 4; h++) parent.push(0);
+  for (let h = 1; h <= 4; h++) for (let l = 0; l < 3; l++) parent.push(h);
+  for (let lead = 5; lead < 17; lead++) for (let r = 0; r < (lead % 2 ? 3 : 4); r++) parent.push(lead);
+  const id = (i: number) => `p${String(i).padStart(2, '0')}`;
+  const nodes = parent.map((_, i) => ({ id: id(i), attributes: { level: i === 0 ? 'CEO' : i < 5 ? 'Head' : i < 17 ? 'Lead' : 'Staff' } }));
+  const edges: { id: string; source: string; target: string; attributes: Record<string, string> }[] = [];
+  parent.forEach((p, c) => { if (p >= 0) edges.push({ id: `r${c}`, source: id(c), target: id(p), attributes: { relation: 'reports to' } }); });
+  for (let i = 17; i + 7 < parent.length; i += 3) edges.push({ id: `a${i}`, source: id(i), target: id(i + 7), attributes: { relation: 'advice' } });
+  return { directed: true, nodes, edges, parent };
+}
+
+test('Hierarchy on reporting lines ("reports to" edges among advice ties): each manager above their reports, no overlapping nodes, finite', { skip, timeout: 120_000 }, async () => {
+  const org = orgNetwork();
+  const orgId = await env.network('Org chart', { directed: org.directed, nodes: org.nodes, edges: org.edges });
+  await env.user('org-reader', orgId, { permission: 'View' });
+  const page = await env.open(await env.session('org-reader', orgId));
+  const panel = await openLayout(page);
+  // the "reports to" direction is recognised: everybody has one manager when edges point to the manager
+  await panel.locator('select[data-option="lines"]').selectOption({ label: 'relation = reports to' });
+  assert.equal(await panel.locator('select[data-option="manager-end"]').inputValue(), 'target');
+  const m = await runLayout(page, 'hierarchy');
+  assert.equal(m.state.kind, 'hierarchy');
+  assert.equal(m.state.outcome, 'converged');
+  assert.equal(m.finite, true);
+  assert.equal(m.nodes, 59);
+  assert.equal(m.overlaps, 0, 'no two node discs overlap');
+  const at = await viewerFrame(page).evaluate(() => Object.fromEntries((window as unknown as { netloomInspect: Inspect }).netloomInspect.nodes().map((n) => [n.id, n.y])));
+  const id = (i: number) => `p${String(i).padStart(2, '0')}`;
+  org.parent.forEach((p, c) => {
+    if (p >= 0) assert.ok(at[id(p)] < at[id(c)] - 10, `${id(p)} (y ${at[id(p)]}) above ${id(c)} (y ${at[id(c)]})`);
+  });
+  // four layers, readable spread: the drawing uses most of the stage's width and a good part of its height
+  const ys = [...new Set(Object.values(at).map((y) => Math.round(y)))];
+  assert.equal(ys.length, 4, `four layers: ${ys.join(', ')}`);
+  assert.ok(m.bboxShare > 0.3, `spread over ${(m.bboxShare * 100).toFixed(0)} % of the canvas`);
+  await save(page, 'hierarchy', { closePanel: true });
   await page.close();
 });
 

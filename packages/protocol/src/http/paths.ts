@@ -15,6 +15,7 @@ export const APP_PATHS = {
   discover: '/discover',
   discoverExplore: '/discover/:id/explore',
   jobs: '/jobs',
+  people: '/people',
   credentials: '/credentials',
   account: '/account',
   organization: '/organization',

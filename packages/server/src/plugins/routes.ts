@@ -93,5 +93,8 @@ export async function registerRoutes(app: App): Promise<void> {
     embeddingConsoleRoutes(web, ctx);
     webJobRoutes(web);
     await web.register(webNetworkRoutes);
+    // people and surveys: the /api/v2 route plugins on the web surface (http/route-surface.ts)
+    await web.register(peopleRoutes, { prefix: '/app/api', surface: 'web' });
+    await web.register(surveyRoutes, { prefix: '/app/api', surface: 'web' });
   });
 }

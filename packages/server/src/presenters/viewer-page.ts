@@ -7,9 +7,10 @@ function escapeAttr(s: string): string {
 /**
  * The viewer page for one session. `hostOrigin` is the session's allowed host origin: the viewer only
  * talks to a parent of that origin. No inline script or style, so the page works under a strict CSP
- * (`default-src 'self'; img-src * data:` is enough: node images may come from anywhere).
+ * (routes/viewer/page.ts viewerCsp). `imageOrigins` (NETLOOM_VIEWER_IMAGE_ORIGINS) tells the viewer which
+ * node image URLs it may load; it never asks for any other (the CSP would refuse it anyway).
  */
-export function renderViewerPage(opts: { sessionId: string; hostOrigin: string; apiBase?: string; assetBase?: string }): string {
+export function renderViewerPage(opts: { sessionId: string; hostOrigin: string; apiBase?: string; assetBase?: string; imageOrigins?: readonly string[] }): string {
   const assets = opts.assetBase ?? '/embed/assets';
   return `<!doctype html>
 <html lang="en">
@@ -22,7 +23,7 @@ export function renderViewerPage(opts: { sessionId: string; hostOrigin: string; 
 <script type="module" src="${escapeAttr(assets)}/viewer.js"></script>
 </head>
 <body>
-<div id="netloom-viewer" data-session-id="${escapeAttr(opts.sessionId)}" data-host-origin="${escapeAttr(opts.hostOrigin)}"${opts.apiBase ? ` data-api-base="${escapeAttr(opts.apiBase)}"` : ''}></div>
+<div id="netloom-viewer" data-session-id="${escapeAttr(opts.sessionId)}" data-host-origin="${escapeAttr(opts.hostOrigin)}"${opts.apiBase ? ` data-api-base="${escapeAttr(opts.apiBase)}"` : ''} data-image-origins="${escapeAttr((opts.imageOrigins ?? []).join(' '))}"></div>
 </body>
 </html>
 `;

@@ -3,6 +3,8 @@
  *   GET/POST        /customFields              GET/PUT/DELETE /customFields/:id      (customFields:*)
  *   GET/POST/PUT    /employees                 GET/PUT/DELETE /employees/:id         (employees:*)
  *   POST            /employees/import          GET            /employees/template    (employees:*)
+ * Registered twice (http/route-surface.ts): under /api/v2 for credentials with scopes, and under /app/api
+ * for the web application (session cookie + CSRF; `{ surface: 'web' }`), with the same schemas and handlers.
  * Thin: the directory of the caller (domain/people/directory.ts), one domain command, present.
  */
 import type { FastifyRequest } from 'fastify';
@@ -10,8 +12,8 @@ import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { checkedByDomain } from '../http/route-contract.ts';
 import { contentDisposition } from '../http/upload.ts';
+import { surfaceOf, type SurfaceOptions } from '../http/route-surface.ts';
 import { DomainError } from '../domain/errors.ts';
-import { principalOf } from '../plugins/principal.ts';
 import { directoryOf, type Directory } from '../domain/people/directory.ts';
 import { createField, deleteField, getField, listFields, updateField } from '../domain/people/fields.ts';
 import { createPerson, listPeople, loadPerson, presentEmployee, replacePerson, upsertPeople } from '../domain/people/employees.ts';
@@ -19,47 +21,46 @@ import { erasePerson } from '../domain/people/erasure.ts';
 import { importPeople, peopleTemplate } from '../domain/people/import.ts';
 import { problemResponses, ref, CustomFieldBody, CustomFieldDeletedSchema, CustomFieldListSchema, CustomFieldPatch, CustomFieldSchema, EmployeeBody, EmployeeErasedSchema, EmployeeImportQuery, EmployeeImportResultSchema, EmployeeListQuery, EmployeeListSchema, EmployeeSchema, EmployeeUpsertBody, EmployeeUpsertResultSchema, IdParams, TemplateQuery } from '@netloom/protocol/http';
 
-function dirOf(request: FastifyRequest): Directory {
-  return directoryOf(principalOf(request, 'credential'));
-}
-
 const FILE_TYPES = ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream'];
 
-export async function peopleRoutes(app: App): Promise<void> {
+export async function peopleRoutes(app: App, opts: SurfaceOptions): Promise<void> {
   const db = app.database.db;
-  const fieldsAuth = { auth: { resource: 'customFields' as const } };
-  const peopleAuth = { auth: { resource: 'employees' as const } };
+  const surface = surfaceOf(opts);
+  const dirOf = (request: FastifyRequest): Directory => directoryOf(surface.principal(request));
+  const fieldsAuth = surface.config('customFields');
+  const peopleAuth = surface.config('employees');
   const fieldTags = ['customFields'];
   const tags = ['employees'];
+  const on = surface.schema;
 
   // the import's body is the file itself (CSV or .xlsx), read as bytes
   app.addContentTypeParser(FILE_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   /* ---------------------------------------------------------------- custom fields */
 
-  app.get('/customFields', { config: fieldsAuth, schema: { summary: 'Custom fields of your directory', tags: fieldTags, response: { 200: ref(CustomFieldListSchema), ...problemResponses(403) } } }, async (request) => ({
+  app.get('/customFields', { config: fieldsAuth, schema: on({ summary: 'Custom fields of your directory', tags: fieldTags, response: { 200: ref(CustomFieldListSchema), ...problemResponses(403) } }) }, async (request) => ({
     customFields: await listFields(db, dirOf(request)),
   }));
 
   app.post(
     '/customFields',
-    { config: fieldsAuth, schema: { summary: 'Add a custom field', tags: fieldTags, body: ref(CustomFieldBody), response: { 201: ref(CustomFieldSchema), ...problemResponses(403, 409) } } },
+    { config: fieldsAuth, schema: on({ summary: 'Add a custom field', tags: fieldTags, body: ref(CustomFieldBody), response: { 201: ref(CustomFieldSchema), ...problemResponses(403, 409) } }) },
     async (request, reply) => reply.code(201).send(await createField(db, dirOf(request), request.body)),
   );
 
-  app.get('/customFields/:id', { config: fieldsAuth, schema: { summary: 'A custom field', tags: fieldTags, params: IdParams, response: { 200: ref(CustomFieldSchema), ...problemResponses(403, 404) } } }, async (request) =>
+  app.get('/customFields/:id', { config: fieldsAuth, schema: on({ summary: 'A custom field', tags: fieldTags, params: IdParams, response: { 200: ref(CustomFieldSchema), ...problemResponses(403, 404) } }) }, async (request) =>
     getField(db, dirOf(request), request.params.id),
   );
 
   app.put(
     '/customFields/:id',
-    { config: fieldsAuth, schema: { summary: 'Change the label, options or sensitivity of a custom field', tags: fieldTags, params: IdParams, body: ref(CustomFieldPatch), response: { 200: ref(CustomFieldSchema), ...problemResponses(403, 404) } } },
+    { config: fieldsAuth, schema: on({ summary: 'Change the label, options or sensitivity of a custom field', tags: fieldTags, params: IdParams, body: ref(CustomFieldPatch), response: { 200: ref(CustomFieldSchema), ...problemResponses(403, 404) } }) },
     async (request) => updateField(db, dirOf(request), request.params.id, request.body),
   );
 
   app.delete(
     '/customFields/:id',
-    { config: fieldsAuth, schema: { summary: 'Delete a custom field and its values from every person', tags: fieldTags, params: IdParams, response: { 200: ref(CustomFieldDeletedSchema), ...problemResponses(403, 404) } } },
+    { config: fieldsAuth, schema: on({ summary: 'Delete a custom field and its values from every person', tags: fieldTags, params: IdParams, response: { 200: ref(CustomFieldDeletedSchema), ...problemResponses(403, 404) } }) },
     async (request) => deleteField(db, dirOf(request), request.params.id),
   );
 
@@ -67,13 +68,13 @@ export async function peopleRoutes(app: App): Promise<void> {
 
   app.get(
     '/employees',
-    { config: peopleAuth, validatorCompiler: checkedByDomain, schema: { summary: 'People of your directory, paged and searchable', tags, querystring: EmployeeListQuery, response: { 200: ref(EmployeeListSchema), ...problemResponses(403) } } },
+    { config: peopleAuth, validatorCompiler: checkedByDomain, schema: on({ summary: 'People of your directory, paged and searchable', tags, querystring: EmployeeListQuery, response: { 200: ref(EmployeeListSchema), ...problemResponses(403) } }) },
     async (request) => listPeople(db, dirOf(request), request.query),
   );
 
   app.post(
     '/employees',
-    { config: peopleAuth, validatorCompiler: checkedByDomain, schema: { summary: 'Add a person', tags, body: ref(EmployeeBody), response: { 201: ref(EmployeeSchema), ...problemResponses(403, 409) } } },
+    { config: peopleAuth, validatorCompiler: checkedByDomain, schema: on({ summary: 'Add a person', tags, body: ref(EmployeeBody), response: { 201: ref(EmployeeSchema), ...problemResponses(403, 409) } }) },
     async (request, reply) => reply.code(201).send(await createPerson(db, dirOf(request), request.body)),
   );
 
@@ -82,13 +83,13 @@ export async function peopleRoutes(app: App): Promise<void> {
     {
       config: peopleAuth,
       validatorCompiler: checkedByDomain,
-      schema: {
+      schema: on({
         summary: 'Bulk upsert keyed by employeeId (merge, or replace: everyone else becomes `left`)',
         description: 'Every problem of the list is reported with its JSON pointer; nothing is stored when there is any.',
         tags,
         body: ref(EmployeeUpsertBody),
         response: { 200: ref(EmployeeUpsertResultSchema), ...problemResponses(403, 409) },
-      },
+      }),
     },
     async (request) => upsertPeople(db, dirOf(request), request.body),
   );
@@ -98,7 +99,7 @@ export async function peopleRoutes(app: App): Promise<void> {
     {
       config: peopleAuth,
       validatorCompiler: checkedByDomain,
-      schema: {
+      schema: on({
         summary: 'Import people from an Excel (.xlsx) or CSV file (the request body)',
         description:
           'Columns `EmployeeId`, `Name`, `Email`, `Manager` (optional `PhotoUrl`), then one per custom field (its key or label). Every problem is listed at once with its row and column; nothing is stored when there is any. `dryRun=true` checks and counts only.',
@@ -107,7 +108,7 @@ export async function peopleRoutes(app: App): Promise<void> {
         querystring: EmployeeImportQuery,
         body: Type.String({ format: 'binary' }),
         response: { 200: ref(EmployeeImportResultSchema), ...problemResponses(403, 409) },
-      },
+      }),
     },
     async (request) => {
       const q = request.query;
@@ -125,7 +126,7 @@ export async function peopleRoutes(app: App): Promise<void> {
     '/employees/template',
     {
       config: peopleAuth,
-      schema: {
+      schema: on({
         summary: 'The import template (your custom fields as columns, one example row)',
         tags,
         querystring: TemplateQuery,
@@ -139,7 +140,7 @@ export async function peopleRoutes(app: App): Promise<void> {
           },
           ...problemResponses(403),
         },
-      },
+      }),
     },
     async (request, reply) => {
       const t = await peopleTemplate(db, dirOf(request), request.query.format ?? 'xlsx');
@@ -150,13 +151,13 @@ export async function peopleRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get('/employees/:id', { config: peopleAuth, schema: { summary: 'A person', tags, params: IdParams, response: { 200: ref(EmployeeSchema), ...problemResponses(403, 404) } } }, async (request) =>
+  app.get('/employees/:id', { config: peopleAuth, schema: on({ summary: 'A person', tags, params: IdParams, response: { 200: ref(EmployeeSchema), ...problemResponses(403, 404) } }) }, async (request) =>
     presentEmployee(await loadPerson(db, dirOf(request), request.params.id)),
   );
 
   app.put(
     '/employees/:id',
-    { config: peopleAuth, validatorCompiler: checkedByDomain, schema: { summary: 'Replace a person', tags, params: IdParams, body: ref(EmployeeBody), response: { 200: ref(EmployeeSchema), ...problemResponses(403, 404, 409) } } },
+    { config: peopleAuth, validatorCompiler: checkedByDomain, schema: on({ summary: 'Replace a person', tags, params: IdParams, body: ref(EmployeeBody), response: { 200: ref(EmployeeSchema), ...problemResponses(403, 404, 409) } }) },
     async (request) => replacePerson(db, dirOf(request), request.params.id, request.body),
   );
 
@@ -164,12 +165,12 @@ export async function peopleRoutes(app: App): Promise<void> {
     '/employees/:id',
     {
       config: peopleAuth,
-      schema: {
+      schema: on({
         summary: "Erase a person: the row, the person's answers and the nominations of them in every survey of the directory",
         tags,
         params: IdParams,
         response: { 200: ref(EmployeeErasedSchema), ...problemResponses(403, 404) },
-      },
+      }),
     },
     async (request) => erasePerson(db, dirOf(request), request.params.id),
   );

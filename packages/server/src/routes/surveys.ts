@@ -6,6 +6,9 @@
  *   GET /surveys/:id/links?format=json|csv|xlsx   POST /surveys/:id/links/:employeeId/(reissue|revoke)
  *   GET /surveys/:id/tracking   GET /surveys/:id/deliveries                               (surveys:read)
  *   GET /surveys/:id/responses   PUT/DELETE /surveys/:id/responses/:employeeId            (responses:*)
+ *   POST /surveys/:id/networks (generate networks, or preview with dryRun)   (surveys:write, networks:write)
+ * Registered twice (http/route-surface.ts): under /api/v2 for credentials with scopes, and under /app/api
+ * for the web application (session cookie + CSRF; `{ surface: 'web' }`), with the same schemas and handlers.
  * Thin: the caller's directory, one domain command, present.
  */
 import type { FastifyRequest } from 'fastify';
@@ -13,12 +16,13 @@ import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { checkedByDomain } from '../http/route-contract.ts';
 import { contentDisposition } from '../http/upload.ts';
-import { principalOf } from '../plugins/principal.ts';
+import { surfaceOf, type SurfaceOptions } from '../http/route-surface.ts';
 import { directoryOf, type Directory } from '../domain/people/directory.ts';
 import { listShares, shareSurvey, unshareSurvey } from '../domain/surveys/access.ts';
 import { changeLink, linksFile, listLinks } from '../domain/surveys/distribution.ts';
 import { listDeliveryStates } from '../domain/surveys/mailer.ts';
 import { deleteResponse, enterResponse, listResponses, tracking } from '../domain/surveys/responses.ts';
+import { generateNetworks } from '../domain/surveys/generate.ts';
 import { copySurvey, createSurvey, deleteSurvey, getSurveyResource, listSurveys, updateSurvey } from '../domain/surveys/surveys.ts';
 import {
   DeletedSchema,
@@ -34,15 +38,14 @@ import {
   SurveyLinkSchema,
   SurveyLinksSchema,
   SurveyListSchema,
+  SurveyNetworksBody,
+  SurveyNetworksPreviewSchema,
+  SurveyNetworksResultSchema,
   SurveySchema,
   SurveyShareBody,
   SurveySharesSchema,
   TrackingSchema,
 } from '@netloom/protocol/http';
-
-function dirOf(request: FastifyRequest): Directory {
-  return directoryOf(principalOf(request, 'credential'));
-}
 
 const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const IdEmployee = Type.Object({ id: Type.String({ maxLength: 64 }), employeeId: Type.String({ maxLength: 128 }) });
@@ -50,24 +53,27 @@ const IdUser = Type.Object({ id: Type.String({ maxLength: 64 }), userId: Type.St
 const PageQuery = Type.Object({ limit: Type.Optional(Type.String({ maxLength: 9, description: '1 to 500, default 100' })), offset: Type.Optional(Type.String({ maxLength: 12 })) }, { additionalProperties: false });
 const LinksQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')], { description: 'default json' })) }, { additionalProperties: false });
 
-export async function surveyRoutes(app: App): Promise<void> {
+export async function surveyRoutes(app: App, opts: SurfaceOptions): Promise<void> {
   const deps = { db: app.database.db, config: app.config };
-  const surveys = { auth: { resource: 'surveys' as const } };
-  const responses = { auth: { resource: 'responses' as const } };
+  const surface = surfaceOf(opts);
+  const dirOf = (request: FastifyRequest): Directory => directoryOf(surface.principal(request));
+  const surveys = surface.config('surveys');
+  const responses = surface.config('responses');
+  const on = surface.schema;
   const tags = ['surveys'];
   const rtags = ['responses'];
 
-  app.get('/surveys', { config: surveys, schema: { summary: 'Your surveys (own and shared; an organization credential: all of the organization)', tags, response: { 200: ref(SurveyListSchema), ...problemResponses(403) } } }, async (request) => ({
+  app.get('/surveys', { config: surveys, schema: on({ summary: 'Your surveys (own and shared; an organization credential: all of the organization)', tags, response: { 200: ref(SurveyListSchema), ...problemResponses(403) } }) }, async (request) => ({
     surveys: await listSurveys(deps, dirOf(request)),
   }));
 
   app.post(
     '/surveys',
-    { config: surveys, validatorCompiler: checkedByDomain, schema: { summary: 'Create a survey (a draft)', tags, body: ref(SurveyBody), response: { 201: ref(SurveySchema), ...problemResponses(403) } } },
+    { config: surveys, validatorCompiler: checkedByDomain, schema: on({ summary: 'Create a survey (a draft)', tags, body: ref(SurveyBody), response: { 201: ref(SurveySchema), ...problemResponses(403) } }) },
     async (request, reply) => reply.code(201).send(await createSurvey(deps, dirOf(request), request.body)),
   );
 
-  app.get('/surveys/:id', { config: surveys, schema: { summary: 'A survey', tags, params: Id, response: { 200: ref(SurveySchema), ...problemResponses(403, 404) } } }, async (request) =>
+  app.get('/surveys/:id', { config: surveys, schema: on({ summary: 'A survey', tags, params: Id, response: { 200: ref(SurveySchema), ...problemResponses(403, 404) } }) }, async (request) =>
     getSurveyResource(deps, dirOf(request), request.params.id),
   );
 
@@ -76,14 +82,14 @@ export async function surveyRoutes(app: App): Promise<void> {
     {
       config: surveys,
       validatorCompiler: checkedByDomain,
-      schema: {
+      schema: on({
         summary: 'Change a survey (only what is sent); `status` launches (collecting), pauses (offline), resumes, completes',
         description: 'Question changes after launch make a new version (answers keep the version they answered). Privacy may only become stricter after launch. Launch is 400 without questions or respondents.',
         tags,
         params: Id,
         body: ref(SurveyBody),
         response: { 200: ref(SurveySchema), ...problemResponses(403, 404, 409) },
-      },
+      }),
     },
     async (request) => {
       const survey = await updateSurvey(deps, dirOf(request), request.params.id, request.body);
@@ -92,7 +98,7 @@ export async function surveyRoutes(app: App): Promise<void> {
     },
   );
 
-  app.delete('/surveys/:id', { config: surveys, schema: { summary: 'Delete a survey with its answers and links (owner)', tags, params: Id, response: { 200: ref(DeletedSchema), ...problemResponses(403, 404) } } }, async (request) =>
+  app.delete('/surveys/:id', { config: surveys, schema: on({ summary: 'Delete a survey with its answers and links (owner)', tags, params: Id, response: { 200: ref(DeletedSchema), ...problemResponses(403, 404) } }) }, async (request) =>
     deleteSurvey(deps, dirOf(request), request.params.id),
   );
 
@@ -101,22 +107,43 @@ export async function surveyRoutes(app: App): Promise<void> {
     {
       config: surveys,
       validatorCompiler: checkedByDomain,
-      schema: { summary: 'Copy a survey into a new draft, or (wave: true) as its next wave', tags, params: Id, body: ref(SurveyCopyBody), response: { 201: ref(SurveySchema), ...problemResponses(403, 404) } },
+      schema: on({ summary: 'Copy a survey into a new draft, or (wave: true) as its next wave', tags, params: Id, body: ref(SurveyCopyBody), response: { 201: ref(SurveySchema), ...problemResponses(403, 404) } }),
     },
     async (request, reply) => reply.code(201).send(await copySurvey(deps, dirOf(request), request.params.id, request.body)),
   );
 
-  app.get('/surveys/:id/shares', { config: surveys, schema: { summary: 'Who the survey is shared with', tags, params: Id, response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } } }, async (request) => ({
+  app.post(
+    '/surveys/:id/networks',
+    {
+      config: surveys,
+      validatorCompiler: checkedByDomain,
+      schema: on({
+        summary: 'Generate networks from the answers (one per relationship question, optionally combined); run again to update them',
+        description:
+          'Nodes are the roster (id employeeId — the pseudonym in pseudonymised surveys —, `name`, the chosen custom fields, attribute answers, `Responded`); edges are nominations (`Weight` from the rating). `nonRespondents` decides what happens to people who did not answer. Running it again updates the same networks (same `_id`, new `networkUUID`). Before the survey is completed the networks are preliminary. `dryRun: true` stores nothing and answers the node and edge counts under every non-respondent mode (200). Needs `networks:write` too (not for a dry run).',
+        tags,
+        params: Id,
+        body: ref(SurveyNetworksBody),
+        response: { 200: ref(SurveyNetworksPreviewSchema), 201: ref(SurveyNetworksResultSchema), ...problemResponses(403, 404, 409) },
+      }),
+    },
+    async (request, reply) => {
+      const out = await generateNetworks(deps, dirOf(request), request.params.id, request.body);
+      return reply.code(out.status).send(out.body);
+    },
+  );
+
+  app.get('/surveys/:id/shares', { config: surveys, schema: on({ summary: 'Who the survey is shared with', tags, params: Id, response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } }) }, async (request) => ({
     shares: await listShares(deps.db, dirOf(request), request.params.id),
   }));
 
   app.put(
     '/surveys/:id/shares',
-    { config: surveys, schema: { summary: 'Share the survey with a member of your organization (View or Edit; owner)', tags, params: Id, body: ref(SurveyShareBody), response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } } },
+    { config: surveys, schema: on({ summary: 'Share the survey with a member of your organization (View or Edit; owner)', tags, params: Id, body: ref(SurveyShareBody), response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } }) },
     async (request) => ({ shares: await shareSurvey(deps.db, dirOf(request), request.params.id, request.body) }),
   );
 
-  app.delete('/surveys/:id/shares/:userId', { config: surveys, schema: { summary: 'Stop sharing the survey with a user (owner)', tags, params: IdUser, response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } } }, async (request) => ({
+  app.delete('/surveys/:id/shares/:userId', { config: surveys, schema: on({ summary: 'Stop sharing the survey with a user (owner)', tags, params: IdUser, response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } }) }, async (request) => ({
     shares: await unshareSurvey(deps.db, dirOf(request), request.params.id, request.params.userId),
   }));
 
@@ -124,7 +151,7 @@ export async function surveyRoutes(app: App): Promise<void> {
     '/surveys/:id/links',
     {
       config: surveys,
-      schema: {
+      schema: on({
         summary: "The respondents' links (name, email, employeeId, link, status) as JSON, CSV or Excel (Edit access)",
         tags,
         params: Id,
@@ -140,7 +167,7 @@ export async function surveyRoutes(app: App): Promise<void> {
           },
           ...problemResponses(403, 404, 409),
         },
-      },
+      }),
     },
     async (request, reply) => {
       const format = request.query.format ?? 'json';
@@ -154,27 +181,27 @@ export async function surveyRoutes(app: App): Promise<void> {
 
   app.post(
     '/surveys/:id/links/:employeeId/reissue',
-    { config: surveys, schema: { summary: "A new link for one respondent (the old one stops working; audited)", tags, params: IdEmployee, response: { 200: ref(SurveyLinkSchema), ...problemResponses(403, 404) } } },
+    { config: surveys, schema: on({ summary: "A new link for one respondent (the old one stops working; audited)", tags, params: IdEmployee, response: { 200: ref(SurveyLinkSchema), ...problemResponses(403, 404) } }) },
     async (request) => changeLink(deps, dirOf(request), request.params.id, request.params.employeeId, false),
   );
 
   app.post(
     '/surveys/:id/links/:employeeId/revoke',
-    { config: surveys, schema: { summary: "Withdraw one respondent's link (audited)", tags, params: IdEmployee, response: { 200: ref(SurveyLinkSchema), ...problemResponses(403, 404) } } },
+    { config: surveys, schema: on({ summary: "Withdraw one respondent's link (audited)", tags, params: IdEmployee, response: { 200: ref(SurveyLinkSchema), ...problemResponses(403, 404) } }) },
     async (request) => changeLink(deps, dirOf(request), request.params.id, request.params.employeeId, true),
   );
 
-  app.get('/surveys/:id/tracking', { config: surveys, schema: { summary: 'Response rate, confidence band, groups, who has not started, e-mail sent', tags, params: Id, response: { 200: ref(TrackingSchema), ...problemResponses(403, 404) } } }, async (request) =>
+  app.get('/surveys/:id/tracking', { config: surveys, schema: on({ summary: 'Response rate, confidence band, groups, who has not started, e-mail sent', tags, params: Id, response: { 200: ref(TrackingSchema), ...problemResponses(403, 404) } }) }, async (request) =>
     tracking(deps, dirOf(request), request.params.id),
   );
 
-  app.get('/surveys/:id/deliveries', { config: surveys, schema: { summary: 'E-mail deliveries of the survey (launch and reminders) and their state', tags, params: Id, response: { 200: ref(DeliveriesSchema), ...problemResponses(403, 404) } } }, async (request) =>
+  app.get('/surveys/:id/deliveries', { config: surveys, schema: on({ summary: 'E-mail deliveries of the survey (launch and reminders) and their state', tags, params: Id, response: { 200: ref(DeliveriesSchema), ...problemResponses(403, 404) } }) }, async (request) =>
     listDeliveryStates(deps, dirOf(request), request.params.id),
   );
 
   app.get(
     '/surveys/:id/responses',
-    { config: responses, validatorCompiler: checkedByDomain, schema: { summary: 'Responses: people with at least one saved answer, paged', tags: rtags, params: Id, querystring: PageQuery, response: { 200: ref(ResponseListSchema), ...problemResponses(403, 404) } } },
+    { config: responses, validatorCompiler: checkedByDomain, schema: on({ summary: 'Responses: people with at least one saved answer, paged', tags: rtags, params: Id, querystring: PageQuery, response: { 200: ref(ResponseListSchema), ...problemResponses(403, 404) } }) },
     async (request) => listResponses(deps, dirOf(request), request.params.id, request.query),
   );
 
@@ -183,14 +210,14 @@ export async function surveyRoutes(app: App): Promise<void> {
     {
       config: responses,
       validatorCompiler: checkedByDomain,
-      schema: { summary: "Owner entry: save answers on a respondent's behalf (audited, enteredBy)", tags: rtags, params: IdEmployee, body: ref(ResponseBody), response: { 200: ref(ResponseSchema), ...problemResponses(403, 404, 409, 410) } },
+      schema: on({ summary: "Owner entry: save answers on a respondent's behalf (audited, enteredBy)", tags: rtags, params: IdEmployee, body: ref(ResponseBody), response: { 200: ref(ResponseSchema), ...problemResponses(403, 404, 409, 410) } }),
     },
     async (request) => enterResponse(deps, dirOf(request), request.params.id, request.params.employeeId, request.body),
   );
 
   app.delete(
     '/surveys/:id/responses/:employeeId',
-    { config: responses, schema: { summary: "Erase a respondent's answers in this survey (audited)", tags: rtags, params: IdEmployee, response: { 200: ref(ResponseDeletedSchema), ...problemResponses(403, 404) } } },
+    { config: responses, schema: on({ summary: "Erase a respondent's answers in this survey (audited)", tags: rtags, params: IdEmployee, response: { 200: ref(ResponseDeletedSchema), ...problemResponses(403, 404) } }) },
     async (request) => deleteResponse(deps, dirOf(request), request.params.id, request.params.employeeId),
   );
 }

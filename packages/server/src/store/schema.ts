@@ -100,6 +100,14 @@ export interface NetworkSharesTable {
   created: string;
 }
 
+/** A share with an e-mail that has no account yet (migration 0013); becomes a `network_shares` row when the account is created. */
+export interface NetworkShareInvitesTable {
+  network_id: string;
+  email: string;
+  permission: SharePermission;
+  created: string;
+}
+
 export interface RateLimitsTable {
   /** e.g. `cred:<id>` or `org:<id>:launch`; window start in ms. */
   key: string;
@@ -550,6 +558,19 @@ export interface SurveyLinkHistoryTable {
   revoked_at: string;
 }
 
+/** A network generated from a survey (0014): one per (survey, question id | "combined"). */
+export interface SurveyNetworksTable {
+  survey_id: string;
+  /** The relationship question's id, or `combined`. */
+  question: string;
+  network_id: string;
+  /** JSON: the options of the last generation (questions, combined, nonRespondents, minRating, fields, privacy, wave). */
+  options: string;
+  /** 1 when generated before the survey was completed. */
+  preliminary: number;
+  generated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -558,6 +579,7 @@ export interface Database {
   auth_epoch: AuthEpochTable;
   networks: NetworksTable;
   network_shares: NetworkSharesTable;
+  network_share_invites: NetworkShareInvitesTable;
   rate_limits: RateLimitsTable;
   meta: MetaTable;
   embed_settings: EmbedSettingsTable;
@@ -588,4 +610,5 @@ export interface Database {
   survey_answers: SurveyAnswersTable;
   survey_deliveries: SurveyDeliveriesTable;
   survey_link_history: SurveyLinkHistoryTable;
+  survey_networks: SurveyNetworksTable;
 }

@@ -37,3 +37,35 @@ export function listSharesWithUsers(db: Kysely<Database>, networkId: string): Pr
     .orderBy('u.email')
     .execute();
 }
+
+/** A share with an e-mail that has no account yet (migration 0013); created or its permission changed. */
+export async function upsertShareInvite(db: Kysely<Database>, networkId: string, email: string, permission: SharePermission, created: string): Promise<void> {
+  await db
+    .insertInto('network_share_invites')
+    .values({ network_id: networkId, email, permission, created })
+    .onConflict((oc) => oc.columns(['network_id', 'email']).doUpdateSet({ permission }))
+    .execute();
+}
+
+export async function deleteShareInvite(db: Kysely<Database>, networkId: string, email: string): Promise<boolean> {
+  const res = await db.deleteFrom('network_share_invites').where('network_id', '=', networkId).where('email', '=', email).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+export function listShareInvites(db: Kysely<Database>, networkId: string): Promise<{ email: string; permission: SharePermission }[]> {
+  return db.selectFrom('network_share_invites').select(['email', 'permission']).where('network_id', '=', networkId).orderBy('email').execute();
+}
+
+/** Turns the shares waiting for `email` into shares with the new account `userId` (one transaction by the caller or not: each statement is idempotent). */
+export async function claimShareInvites(db: Kysely<Database>, userId: string, email: string, created: string): Promise<number> {
+  const invites = await db.selectFrom('network_share_invites').select(['network_id', 'permission']).where('email', '=', email).execute();
+  for (const i of invites) {
+    await db
+      .insertInto('network_shares')
+      .values({ network_id: i.network_id, user_id: userId, permission: i.permission, created })
+      .onConflict((oc) => oc.columns(['network_id', 'user_id']).doNothing())
+      .execute();
+  }
+  if (invites.length > 0) await db.deleteFrom('network_share_invites').where('email', '=', email).execute();
+  return invites.length;
+}

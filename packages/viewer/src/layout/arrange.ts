@@ -155,3 +155,224 @@ export function orient(p: Float32Array, landscape: boolean): Float32Array {
   }
   return p;
 }
+
+/** Graph units between two neighbouring nodes of one layer of the hierarchy. */
+export const HIERARCHY_SLOT = 10;
+
+/**
+ * The hierarchical (layered, Sugiyama-style) layout for reporting lines. `edges` holds (parent, child)
+ * index pairs. Our own few steps rather than a library: reporting lines are close to a forest, for which
+ * the tidy-tree placement below is exact and crossing-free, and the general layered libraries (dagre,
+ * elkjs) would add 60–1500 kB to the viewer for a case it does not need (docs/embedding.md, "Layouts").
+ *  1. Cycles are broken by dropping the edges a depth-first search finds going back up.
+ *  2. Layer of a node = its longest path from a root (a node without parent), so a parent is always at
+ *     least one layer above each of its children.
+ *  3. Order and x: the spanning forest (each node under its first parent in depth-first order) is laid
+ *     out as a tidy tree — leaves on consecutive slots, a parent centred over its children; then within
+ *     each layer nodes keep that order at least one slot apart (no two nodes overlap) and the layer is
+ *     shifted back to where its nodes wanted to be on average.
+ *  4. Nodes without any reporting line form the last row.
+ * Layers are drawn top-down (sigma draws larger y higher up); their distance grows with the width so the
+ * drawing is not a flat strip. Returns positions and the layer of every node (-1: no reporting line).
+ */
+export function hierarchy(n: number, edges: Uint32Array): { positions: Float32Array; layer: Int32Array } {
+  const children: number[][] = Array.from({ length: n }, () => []);
+  const parents: number[][] = Array.from({ length: n }, () => []);
+  const seen = new Set<number>();
+  for (let k = 0; k + 1 < edges.length; k += 2) {
+    const p = edges[k], c = edges[k + 1];
+    if (p === c || p >= n || c >= n) continue;
+    const key = p * n + c;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    children[p].push(c);
+  }
+  // 1. Break cycles: iterative DFS (white 0, on stack 1, done 2); an edge to a node on the stack goes back up.
+  const state = new Uint8Array(n);
+  const kept: number[][] = Array.from({ length: n }, () => []);
+  const visit = (start: number): void => {
+    const stack: [number, number][] = [[start, 0]];
+    state[start] = 1;
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const [v, k] = top;
+      if (k < children[v].length) {
+        top[1]++;
+        const c = children[v][k];
+        if (state[c] === 1) continue; // back edge: dropped
+        kept[v].push(c);
+        if (state[c] === 0) {
+          state[c] = 1;
+          stack.push([c, 0]);
+        }
+      } else {
+        state[v] = 2;
+        stack.pop();
+      }
+    }
+  };
+  const linked = new Uint8Array(n);
+  for (let v = 0; v < n; v++) for (const c of children[v]) linked[v] = linked[c] = 1;
+  // roots first (nodes nobody reports to... that have reports), so the search follows the lines top-down
+  const hasParent = new Uint8Array(n);
+  for (let v = 0; v < n; v++) for (const c of children[v]) hasParent[c] = 1;
+  for (let v = 0; v < n; v++) if (linked[v] && !hasParent[v] && state[v] === 0) visit(v);
+  for (let v = 0; v < n; v++) if (linked[v] && state[v] === 0) visit(v); // cycles without a root
+  for (let v = 0; v < n; v++) for (const c of kept[v]) parents[c].push(v);
+  // 2. Longest-path layering over the DAG (Kahn's order).
+  const layer = new Int32Array(n).fill(-1);
+  const indegree = new Int32Array(n);
+  for (let v = 0; v < n; v++) indegree[v] = parents[v].length;
+  const queue: number[] = [];
+  for (let v = 0; v < n; v++) if (linked[v] && indegree[v] === 0) {
+    queue.push(v);
+    layer[v] = 0;
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const v = queue[q];
+    for (const c of kept[v]) {
+      layer[c] = Math.max(layer[c], layer[v] + 1);
+      if (--indegree[c] === 0) queue.push(c);
+    }
+  }
+  // 3. Tidy tree over the spanning forest: each node under the first parent that reached it.
+  const treeChildren: number[][] = Array.from({ length: n }, () => []);
+  const placed = new Uint8Array(n);
+  const roots: number[] = [];
+  for (const v of queue) {
+    if (parents[v].length === 0) roots.push(v);
+  }
+  const order: number[] = [];
+  const want = new Float64Array(n);
+  let nextLeaf = 0;
+  // post-order without recursion: leaves take the next slot, a parent sits at the middle of its children
+  for (const root of roots) {
+    const stack: [number, number][] = [[root, 0]];
+    placed[root] = 1;
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const v = top[0];
+      if (top[1] === 0) {
+        order.push(v);
+        for (const c of kept[v]) if (!placed[c]) {
+          placed[c] = 1;
+          treeChildren[v].push(c);
+        }
+      }
+      if (top[1] < treeChildren[v].length) stack.push([treeChildren[v][top[1]++], 0]);
+      else {
+        const tc = treeChildren[v];
+        want[v] = tc.length ? (want[tc[0]] + want[tc[tc.length - 1]]) / 2 : nextLeaf++;
+        stack.pop();
+      }
+    }
+  }
+  // 4. The last row: nodes without a reporting line, after the deepest layer.
+  let deepest = 0;
+  for (let v = 0; v < n; v++) if (layer[v] > deepest) deepest = layer[v];
+  const rows = new Map<number, number[]>();
+  const rowOf = (v: number) => (layer[v] < 0 ? deepest + 1 : layer[v]);
+  for (const v of order) {
+    const r = rowOf(v);
+    let list = rows.get(r);
+    if (!list) rows.set(r, (list = []));
+    list.push(v);
+  }
+  const loose: number[] = [];
+  for (let v = 0; v < n; v++) if (layer[v] < 0) loose.push(v);
+  if (loose.length) rows.set(deepest + 1, loose.map((v, k) => ((want[v] = k), v)));
+  const x = new Float64Array(n);
+  let widest = 1;
+  for (const list of rows.values()) {
+    list.sort((a, b) => want[a] - want[b]);
+    let prev = -Infinity;
+    let shift = 0;
+    for (const v of list) {
+      x[v] = Math.max(want[v], prev + 1);
+      prev = x[v];
+      shift += x[v] - want[v];
+    }
+    shift /= list.length;
+    for (const v of list) x[v] -= shift;
+    widest = Math.max(widest, x[list[list.length - 1]] - x[list[0]] + 1);
+  }
+  const rowCount = rows.size;
+  const rowGap = Math.min(12, Math.max(2, (0.6 * widest) / Math.max(1, rowCount - 1)));
+  const positions = new Float32Array(2 * n);
+  for (const [r, list] of rows) for (const v of list) {
+    positions[2 * v] = x[v] * HIERARCHY_SLOT;
+    positions[2 * v + 1] = -r * rowGap * HIERARCHY_SLOT;
+  }
+  return { positions, layer };
+}
+
+/** An axis of "Plot nodes" as drawn: ticks (numbers) or category headers, at positions in graph units. */
+export interface AxisGuide {
+  title: string;
+  kind: 'number' | 'category';
+  /** Tick marks or category centres: the text and where it sits along the axis (graph units). */
+  ticks: { text: string; at: number }[];
+  /** Category bands' borders (graph units), for light separators. */
+  borders: number[];
+}
+
+/** Round tick values (1, 2, 5 × 10^k) covering [lo, hi], about `count` of them. */
+export function niceTicks(lo: number, hi: number, count = 5): number[] {
+  if (!(hi > lo)) return Number.isFinite(lo) ? [lo] : [];
+  const raw = (hi - lo) / Math.max(1, count);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const out: number[] = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : Number(v.toPrecision(12)));
+  return out;
+}
+
+function tickText(v: number): string {
+  return Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(1) : String(Number(v.toPrecision(4)));
+}
+
+/** What to draw along one axis of "Plot nodes" (the same mapping as the positions, axisPositions above). */
+export function axisGuide(title: string, axis: PlotAxis): AxisGuide {
+  const missing = axis.values.some((v) => v === undefined || (typeof v === 'number' && !Number.isFinite(v)));
+  if (axis.kind === 'number') {
+    let lo = Infinity, hi = -Infinity;
+    for (const v of axis.values) if (v !== undefined && Number.isFinite(v)) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    const ticks = lo > hi ? [] : hi > lo
+      ? niceTicks(lo, hi).map((v) => ({ text: tickText(v), at: ((v - lo) / (hi - lo)) * PLOT_SIDE }))
+      : [{ text: tickText(lo), at: PLOT_SIDE / 2 }];
+    if (missing) ticks.unshift({ text: 'no value', at: -0.1 * PLOT_SIDE });
+    return { title, kind: 'number', ticks, borders: [] };
+  }
+  const cats = categoryOrder(axis.values, axis.order);
+  const width = PLOT_SIDE / Math.max(1, cats.length);
+  const ticks = cats.map((c, k) => ({ text: c, at: (k + 0.5) * width }));
+  if (missing) ticks.unshift({ text: 'no value', at: -0.1 * PLOT_SIDE });
+  return { title, kind: 'category', ticks, borders: cats.length > 1 ? cats.slice(1).map((_, k) => (k + 1) * width) : [] };
+}
+
+/** Where "Circle by attribute" puts each group's label: the middle of its arc (same order as circleByGroups). */
+export function circleGroupGuides(group: Int32Array, names: string[], labels: readonly string[] = []): { text: string; count: number; x: number; y: number; angle: number; longest: string }[] {
+  const n = group.length;
+  const counts = new Map<number, number>();
+  const longest = new Map<number, string>();
+  for (let i = 0; i < n; i++) {
+    counts.set(group[i], (counts.get(group[i]) ?? 0) + 1);
+    const l = labels[i] ?? '';
+    if (l.length > (longest.get(group[i]) ?? '').length) longest.set(group[i], l);
+  }
+  const order = [...counts.keys()].sort((a, b) => (a === -1 ? 1 : b === -1 ? -1 : (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || a - b));
+  const GAP = 2;
+  const slots = n + GAP * order.length;
+  const r = circleRadius(slots);
+  let slot = 0;
+  return order.map((g) => {
+    const c = counts.get(g) ?? 0;
+    const mid = slot + (c - 1) / 2;
+    slot += c + GAP;
+    const a = (2 * Math.PI * mid) / slots;
+    return { text: g === -1 ? 'no value' : names[g] ?? String(g), count: c, x: r * Math.cos(a), y: r * Math.sin(a), angle: a, longest: longest.get(g) ?? '' };
+  });
+}

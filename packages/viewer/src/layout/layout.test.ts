@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { categoryOrder, circle, circleByGroups, orient, plot } from './arrange.ts';
+import { axisGuide, categoryOrder, circle, circleByGroups, circleGroupGuides, hierarchy, niceTicks, orient, plot, PLOT_SIDE } from './arrange.ts';
 import { Fa2Job, fa2Settings, FA2_DEFAULTS, NoverlapJob } from './jobs.ts';
 import { countOverlaps } from './runner.ts';
 import { batchMsFor, FA2_CONVERGED_BELOW } from './protocol.ts';
@@ -130,4 +130,68 @@ test('progress of a run: 0 at the first batch, rises as the movement falls towar
   assert.equal(batchMsFor(77, 254), 50);
   assert.equal(batchMsFor(10_000, 50_000), 300);
   assert.equal(batchMsFor(100_000, 500_000), 2000);
+});
+
+/** An org chart: 1 CEO, 4 heads, each with 3 leads, each lead with 3–4 reports (1 + 4 + 12 + 42 = 59 people), plus 2 without a line. */
+function orgChart(): { n: number; edges: Uint32Array; parent: Int32Array } {
+  const parent: number[] = [-1];
+  for (let h = 0; h < 4; h++) parent.push(0);
+  for (let h = 1; h <= 4; h++) for (let l = 0; l < 3; l++) parent.push(h);
+  for (let lead = 5; lead < 17; lead++) for (let r = 0; r < (lead % 2 ? 3 : 4); r++) parent.push(lead);
+  parent.push(-1, -1);
+  const edges: number[] = [];
+  parent.forEach((p, c) => { if (p >= 0) edges.push(p, c); });
+  return { n: parent.length, edges: Uint32Array.from(edges), parent: Int32Array.from(parent) };
+}
+
+test('hierarchy: every manager one layer above their reports, no two nodes of a layer closer than a slot, finite, no-line people last', () => {
+  const { n, edges, parent } = orgChart();
+  const { positions: p, layer } = hierarchy(n, edges);
+  assert.ok([...p].every(Number.isFinite));
+  for (let c = 0; c < n; c++) {
+    const m = parent[c];
+    if (m >= 0) {
+      assert.equal(layer[c], layer[m] + 1);
+      assert.ok(p[2 * m + 1] > p[2 * c + 1], 'the manager is drawn above (larger y)');
+    }
+  }
+  assert.deepEqual([layer[n - 2], layer[n - 1]], [-1, -1]);
+  const lowest = Math.min(...Array.from({ length: n - 2 }, (_, i) => p[2 * i + 1]));
+  assert.ok(p[2 * (n - 1) + 1] < lowest, 'people without a line below everybody else');
+  const rows = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) rows.set(p[2 * i + 1], [...(rows.get(p[2 * i + 1]) ?? []), p[2 * i]]);
+  for (const xs of rows.values()) {
+    xs.sort((a, b) => a - b);
+    for (let k = 1; k < xs.length; k++) assert.ok(xs[k] - xs[k - 1] >= 9.99, `slot spacing ${xs[k] - xs[k - 1]}`);
+  }
+  // a tidy tree: each manager centred over their reports, so no two reporting lines cross
+  for (let m = 0; m < 17; m++) {
+    const xs = Array.from({ length: n }, (_, c) => c).filter((c) => parent[c] === m).map((c) => p[2 * c]);
+    if (xs.length) assert.ok(Math.abs(p[2 * m] - (Math.min(...xs) + Math.max(...xs)) / 2) < 1e-3, `manager ${m} centred`);
+  }
+});
+
+test('hierarchy: cycles and two managers still give finite layers with every kept line pointing down', () => {
+  // 0→1→2→0 (a cycle), 3→2 (a second manager), 4 alone
+  const { positions: p, layer } = hierarchy(5, Uint32Array.from([0, 1, 1, 2, 2, 0, 3, 2]));
+  assert.ok([...p].every(Number.isFinite));
+  const lines = [[0, 1], [1, 2], [2, 0], [3, 2]];
+  const up = lines.filter(([m, c]) => layer[c] <= layer[m]);
+  assert.equal(up.length, 1, 'exactly one line of the cycle is dropped');
+  assert.ok(layer[2] > layer[3], 'the root at the top');
+  assert.equal(layer[4], -1);
+});
+
+test('plot guides: nice number ticks at the same places as the positions; categories in the plotted order with a band for no value', () => {
+  assert.deepEqual(niceTicks(0, 36), [0, 10, 20, 30]);
+  assert.deepEqual(niceTicks(0.1, 0.9, 4), [0.2, 0.4, 0.6, 0.8]);
+  const g = axisGuide('degree', { kind: 'number', values: [1, 36, 10] });
+  assert.equal(g.title, 'degree');
+  assert.deepEqual(g.ticks.map((t) => t.text), ['10', '20', '30']);
+  assert.ok(Math.abs((g.ticks[0].at - (9 / 35) * PLOT_SIDE)) < 1e-6);
+  const c = axisGuide('team', { kind: 'category', values: ['b', 'a', 'b', undefined], order: 'count' });
+  assert.deepEqual(c.ticks.map((t) => t.text), ['no value', 'b', 'a']);
+  assert.equal(c.borders.length, 1);
+  const groups = circleGroupGuides(Int32Array.from([0, 1, 1, -1]), ['x', 'y']);
+  assert.deepEqual(groups.map((l) => [l.text, l.count]), [['y', 2], ['x', 1], ['no value', 1]]);
 });

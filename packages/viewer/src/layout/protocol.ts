@@ -17,14 +17,16 @@ export function batchMsFor(order: number, size: number): number {
   return Math.min(2000, Math.max(50, Math.round((order + size) / 200)));
 }
 
-export type LayoutKind = 'forceAtlas2' | 'noverlap' | 'circle' | 'circleByAttribute' | 'plot';
+export type LayoutKind = 'forceAtlas2' | 'noverlap' | 'circle' | 'circleByAttribute' | 'plot' | 'hierarchy';
 
 export type LayoutRequest =
   | { kind: 'forceAtlas2'; positions: Float32Array; edges: Uint32Array; weights: Float32Array | null; settings?: Partial<Fa2Settings>; maxIterations?: number; batchMs?: number }
   | { kind: 'noverlap'; positions: Float32Array; sizes: Float32Array; settings?: Partial<NoverlapSettings>; maxIterations?: number; batchMs?: number }
   | { kind: 'circle'; order: number }
   | { kind: 'circleByAttribute'; groups: Int32Array }
-  | { kind: 'plot'; x: PlotAxis; y: PlotAxis };
+  | { kind: 'plot'; x: PlotAxis; y: PlotAxis }
+  /** `edges`: (parent, child) node index pairs, the reporting lines. */
+  | { kind: 'hierarchy'; order: number; edges: Uint32Array };
 
 export interface LayoutProgress {
   type: 'progress' | 'done';

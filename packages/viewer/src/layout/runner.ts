@@ -7,7 +7,8 @@
 import type { MultiGraph } from 'graphology';
 import type Sigma from 'sigma';
 import type { NetworkModel } from '../model.ts';
-import { orient, type PlotAxis } from './arrange.ts';
+import { axisGuide, circleGroupGuides, orient, type PlotAxis } from './arrange.ts';
+import type { GuideOverlay, Guides } from '../guides.ts';
 import { batchMsFor, type LayoutKind, type LayoutReply, type LayoutRequest } from './protocol.ts';
 
 export type LayoutOutcome = 'converged' | 'limit' | 'stopped' | 'error';
@@ -52,7 +53,46 @@ export type LayoutOptions =
   | { kind: 'noverlap'; /** Disc radius factor (noverlap's `ratio`). */ ratio?: number }
   | { kind: 'circle' }
   | { kind: 'circleByAttribute'; attribute: string }
-  | { kind: 'plot'; x: string; y: string; categoryOrder?: 'count' | 'alphabetical' };
+  | { kind: 'plot'; x: string; y: string; categoryOrder?: 'count' | 'alphabetical' }
+  | { kind: 'hierarchy' } & ReportingLines;
+
+/**
+ * Which edges are reporting lines and which end is the manager: `managerEnd` 'source' (edges go from a
+ * manager to a report) or 'target' (from a person to whom they report); `attribute`/`value`: only edges
+ * whose attribute has that value (e.g. relation = "reports to"); none: every edge.
+ */
+export interface ReportingLines { managerEnd: 'source' | 'target'; attribute?: string; value?: string }
+
+/** Edges that are reporting lines, as (manager, report) node index pairs. */
+export function reportingEdges(model: NetworkModel, lines: ReportingLines): Uint32Array {
+  const out: number[] = [];
+  for (const e of model.edges) {
+    if (lines.attribute !== undefined && String(e.attributes[lines.attribute] ?? '') !== lines.value) continue;
+    if (lines.managerEnd === 'source') out.push(e.source, e.target);
+    else out.push(e.target, e.source);
+  }
+  return Uint32Array.from(out);
+}
+
+/**
+ * The likelier manager end for these edges: the one under which fewer people have two or more managers
+ * (in an org chart everybody has one); ties: edges go from the manager.
+ */
+export function likelyManagerEnd(model: NetworkModel, lines: Omit<ReportingLines, 'managerEnd'>): 'source' | 'target' {
+  const multi = (end: 'source' | 'target') => {
+    const e = reportingEdges(model, { ...lines, managerEnd: end });
+    const managers = new Map<number, Set<number>>();
+    for (let k = 0; k < e.length; k += 2) {
+      let set = managers.get(e[k + 1]);
+      if (!set) managers.set(e[k + 1], (set = new Set()));
+      set.add(e[k]);
+    }
+    let count = 0;
+    for (const s of managers.values()) if (s.size > 1) count++;
+    return count;
+  };
+  return multi('target') < multi('source') ? 'target' : 'source';
+}
 
 export class LayoutRunner {
   readonly #graph: MultiGraph;
@@ -67,6 +107,8 @@ export class LayoutRunner {
   /** Once when a layout has ended (for "Distribute nodes", after its last round). */
   onEnded: (state: LayoutState) => void = () => undefined;
   #distributing = false;
+  /** Axes and group names over the graph (guides.ts), set by the menu. */
+  guides: GuideOverlay | null = null;
 
   constructor(opts: { graph: MultiGraph; renderer: Sigma; model: NetworkModel; workerUrl: string | URL }) {
     this.#graph = opts.graph;
@@ -147,7 +189,40 @@ export class LayoutRunner {
           : { kind: 'category', values: m.attributes.map((a) => (a[name] === undefined ? undefined : String(a[name]))), order: options.categoryOrder ?? 'count' });
         return { kind: 'plot', x: axis(options.x), y: axis(options.y) };
       }
+      case 'hierarchy':
+        return { kind: 'hierarchy', order: m.ids.length, edges: reportingEdges(m, options) };
     }
+  }
+
+  /** What the finished arrangement means, drawn over the graph (null: nothing to explain). */
+  #guidesFor(options: LayoutOptions, req: LayoutRequest, p: Float32Array): Guides | null {
+    if (req.kind === 'plot' && options.kind === 'plot') {
+      let mx = Infinity, my = Infinity;
+      for (let i = 0; i < p.length; i += 2) {
+        mx = Math.min(mx, p[i]);
+        my = Math.min(my, p[i + 1]);
+      }
+      return { kind: 'plot', x: axisGuide(options.x, req.x), y: axisGuide(options.y, req.y), min: [mx, my] };
+    }
+    if (options.kind === 'circleByAttribute') {
+      const names: string[] = [];
+      const seen = new Map<string, number>();
+      const groups = new Int32Array(this.#model.ids.length);
+      this.#model.attributes.forEach((a, i) => {
+        const v = a[options.attribute];
+        if (v === undefined) groups[i] = -1;
+        else {
+          const key = String(v);
+          if (!seen.has(key)) {
+            seen.set(key, names.length);
+            names.push(key);
+          }
+          groups[i] = seen.get(key) as number;
+        }
+      });
+      return { kind: 'groups', title: options.attribute, labels: circleGroupGuides(groups, names, this.#model.labels) };
+    }
+    return null;
   }
 
   /** Starts a layout (stopping any running one); resolves with how it ended. */
@@ -157,6 +232,7 @@ export class LayoutRunner {
     const t0 = performance.now();
     const worker = new Worker(this.#workerUrl);
     this.#worker = worker;
+    this.guides?.show(null);
     this.state = { kind: options.kind, running: true, iterations: 0, outcome: null, ms: 0 };
     const done = new Promise<LayoutOutcome>((resolve) => {
       this.#finish = (outcome) => {
@@ -183,6 +259,7 @@ export class LayoutRunner {
         orient(r.positions, width >= height);
       }
       this.#assign(r.positions);
+      if (r.type === 'done') this.guides?.show(this.#guidesFor(options, req, r.positions));
       this.state = { ...this.state, iterations: r.iterations, ms: performance.now() - t0, movement: r.movement, firstMovement: this.state.firstMovement ?? r.movement };
       if (r.type === 'done') this.#finish?.(r.reason ?? 'converged');
       else this.onProgress(this.state);

@@ -5,7 +5,7 @@
  * or at the iteration limit; the page stops a run by terminating the worker. One-pass arrangements post
  * `done` at once.
  */
-import { circle, circleByGroups, plot } from './arrange.ts';
+import { circle, circleByGroups, hierarchy, plot } from './arrange.ts';
 import { Fa2Job, NoverlapJob } from './jobs.ts';
 import type { LayoutReply, LayoutRequest } from './protocol.ts';
 
@@ -34,7 +34,10 @@ scope.addEventListener('message', (e) => {
       step();
       return;
     }
-    const positions = req.kind === 'circle' ? circle(req.order) : req.kind === 'circleByAttribute' ? circleByGroups(req.groups) : plot(req.x, req.y);
+    const positions = req.kind === 'circle' ? circle(req.order)
+      : req.kind === 'circleByAttribute' ? circleByGroups(req.groups)
+      : req.kind === 'hierarchy' ? hierarchy(req.order, req.edges).positions
+      : plot(req.x, req.y);
     send({ type: 'done', positions, iterations: 1, movement: 0, reason: 'converged' });
   } catch (err) {
     send({ type: 'error', message: (err as Error).message });

@@ -59,7 +59,7 @@ export class Drawing {
     this.display.decorateNode = (node, data) => this.#node(node, data);
     this.display.decorateEdge = (_edge, data) => (this.engine.displaySettings.showEdges === false ? { ...data, hidden: true } : data);
     this.display.beforeRefresh = () => this.reconcile();
-    if (this.reconcile() || this.model.images.some((img) => !!img)) this.display.fullRefresh();
+    if (this.reconcile() || this.model.shownImages.some((img) => !!img)) this.display.fullRefresh();
   }
 
   get labelMode(): LabelMode {
@@ -155,7 +155,7 @@ export class Drawing {
     }
     let out = data;
     if (this.rollup && this.rollup.groupOf[i] !== null) out = { ...out, hidden: true };
-    const img = this.model.images[i];
+    const img = this.model.shownImages[i];
     if (img) out = { ...out, type: 'image', image: img };
     else if (this.shapes && this.shapes.shapes[i] !== 'circle') out = { ...out, type: this.shapes.shapes[i] };
     if (mode === 'none') out = { ...out, label: null, forceLabel: false };

@@ -11,6 +11,7 @@
 import type { ViewerEngine } from '../engine.ts';
 import { toWireError } from '../errors.ts';
 import { LayoutRunner } from '../layout/runner.ts';
+import { GuideOverlay } from '../guides.ts';
 import { TablesPanel } from './data-panels.ts';
 import { MetricsPanel } from './metrics-panel.ts';
 import { GroupsPanel } from './groups-panel.ts';
@@ -54,6 +55,7 @@ export class ExploreMenu implements PanelHost {
     this.drawing = new Drawing(ctx.engine, ctx.display, ctx.model);
     this.layout = new LayoutRunner({ graph: ctx.display.graph, renderer: ctx.display.renderer, model: ctx.model, workerUrl: ctx.layoutWorkerUrl });
     this.drawing.layout = this.layout;
+    this.layout.guides = new GuideOverlay(ctx.display.renderer);
     this.layoutPanel = new LayoutPanel(this, this.layout);
     this.tables = new TablesPanel(this);
     this.metrics = new MetricsPanel(this);

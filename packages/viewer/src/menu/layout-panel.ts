@@ -8,15 +8,36 @@
 import { toWireError } from '../errors.ts';
 import { attributesByType, defaultFilterAttribute } from './attrs.ts';
 import { button, empty, field, h, section, select, type PanelHost } from './kit.ts';
-import { edgeWeights, type LayoutOptions, type LayoutRunner, type LayoutState } from '../layout/runner.ts';
+import { edgeWeights, likelyManagerEnd, type LayoutOptions, type LayoutRunner, type LayoutState, type ReportingLines } from '../layout/runner.ts';
+import type { NetworkModel } from '../model.ts';
 import { FA2_CONVERGED_BELOW } from '../layout/protocol.ts';
 
 /** Networks opened without stored positions run ForceAtlas2 by themselves from this many nodes. */
 export const AUTO_LAYOUT_FROM = 10;
 
 const TITLES: Record<string, string> = {
-  forceAtlas2: 'ForceAtlas2', noverlap: 'Distribute nodes', circle: 'Circle', circleByAttribute: 'Circle by attribute', plot: 'Plot nodes',
+  forceAtlas2: 'ForceAtlas2', noverlap: 'Distribute nodes', circle: 'Circle', circleByAttribute: 'Circle by attribute', plot: 'Plot nodes', hierarchy: 'Hierarchy',
 };
+
+/** Edge attribute values offered as "which edges are reporting lines" (text attributes with at most this many values). */
+const MAX_LINE_VALUES = 20;
+
+/** `attribute=value` choices for the reporting lines: text edge attributes with few values. */
+export function reportingLineChoices(model: NetworkModel): { value: string; label: string }[] {
+  const out: { value: string; label: string }[] = [];
+  for (const [name, type] of model.edgeAttributeTypes) {
+    if (type === 'number') continue;
+    const values = new Set<string>();
+    for (const e of model.edges) {
+      const v = e.attributes[name];
+      if (v !== undefined && v !== null && v !== '') values.add(String(v));
+      if (values.size > MAX_LINE_VALUES) break;
+    }
+    if (values.size === 0 || values.size > MAX_LINE_VALUES) continue;
+    for (const v of [...values].sort()) out.push({ value: JSON.stringify([name, v]), label: `${name} = ${v}` });
+  }
+  return out;
+}
 
 export function layoutStatusText(s: LayoutState): string {
   if (!s.kind) return '';
@@ -51,6 +72,7 @@ export class LayoutPanel {
   weighted = false;
   #plot = { x: '', y: '', order: 'count' as 'count' | 'alphabetical' };
   #groupBy = '';
+  #lines: { which: string; managerEnd: '' | 'source' | 'target' } = { which: '', managerEnd: '' };
   /** Set once the viewer is ready: before that an automatic run bumps no revision. */
   ready = false;
 
@@ -129,7 +151,38 @@ export class LayoutPanel {
         } }),
       ));
     }
+    b.append(this.#hierarchySection(busy));
     b.append(this.#keepSection());
+  }
+
+  /** Hierarchy: which edges are reporting lines and which way they point; managers above their reports. */
+  #hierarchySection(busy: boolean): HTMLElement {
+    const model = this.host.ctx.model;
+    if (model.edges.length === 0) return section('Hierarchy', empty('Hierarchy needs edges (reporting lines).'));
+    const which = select([{ value: '', label: 'Every edge' }, ...reportingLineChoices(model)], this.#lines.which, { 'data-option': 'lines' });
+    const lines = (): Omit<ReportingLines, 'managerEnd'> => {
+      if (!which.value) return {};
+      const [attribute, value] = JSON.parse(which.value) as [string, string];
+      return { attribute, value };
+    };
+    const end = select([
+      { value: 'source', label: 'From the manager to the report' },
+      { value: 'target', label: 'From a person to their manager ("reports to")' },
+    ], this.#lines.managerEnd || likelyManagerEnd(model, lines()), { 'data-option': 'manager-end' });
+    const keep = () => (this.#lines = { which: which.value, managerEnd: end.value as 'source' | 'target' });
+    which.addEventListener('change', () => {
+      this.#lines = { which: which.value, managerEnd: '' };
+      end.value = likelyManagerEnd(model, lines());
+    });
+    end.addEventListener('change', keep);
+    return section('Hierarchy',
+      h('p', { class: 'nl-hint' }, 'Layers of reporting lines: each manager above the people who report to them; people without a reporting line in the last row.'),
+      field('Reporting lines', which), field('Edges point', end),
+      button('Hierarchy', { 'data-action': 'hierarchy', disabled: busy, onclick: () => {
+        keep();
+        void this.run({ kind: 'hierarchy', managerEnd: end.value as 'source' | 'target', ...lines() });
+      } }),
+    );
   }
 
   #keepSection(): HTMLElement {

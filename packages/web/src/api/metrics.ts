@@ -6,9 +6,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OfferedMetricList } from '@netloom/protocol/http';
 import { api } from './client.ts';
+import { keys } from './keys.ts';
 
 export function useOfferedMetrics() {
-  return useQuery({ queryKey: ['metrics'], queryFn: ({ signal }) => api.get<OfferedMetricList>('/app/api/metrics', signal), staleTime: Infinity });
+  return useQuery({ queryKey: keys.metrics, queryFn: ({ signal }) => api.get<OfferedMetricList>('/app/api/metrics', signal), staleTime: Infinity });
 }
 
 /** A metric's title from the offered list (its id until the list is in, or for a metric not offered). */

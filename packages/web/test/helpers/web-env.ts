@@ -8,7 +8,7 @@
  * `horizontalOverflow` (elements wider than the viewport), `api` (a bearer call), `shotPng`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -175,5 +175,8 @@ export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: num
 
 /** Keeps a screenshot when NETLOOM_SCREENSHOT_DIR is set. */
 export function keepShot(name: string, png: Buffer): void {
-  if (process.env.NETLOOM_SCREENSHOT_DIR) writeFileSync(join(process.env.NETLOOM_SCREENSHOT_DIR, `${name}.png`), png);
+  const dir = process.env.NETLOOM_SCREENSHOT_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.png`), png);
 }

@@ -6,7 +6,9 @@
  *   every viewer request. Edit access: saved views and node metrics are written to the stored network;
  *   read access: read-only. Metrics follow the user's plan; AI chat follows the organization the
  *   network belongs to (its switch, allowance and presets) when the user is its member, else off;
- * - 'public' (Discover): any Public network, read-only, signed out allowed; no chat.
+ * - 'public' (Discover): any Public network, read-only, signed out allowed; no chat. Sessions per client
+ *   address are capped, and its viewers' metric runs have their own budget (per address and per network),
+ *   never the organization's (domain/metrics/runs.ts checkSessionMetric; issue 19 finding 7).
  * The session's origin is the web app's own origin; the viewer never sees the cookie: it gets launch
  * tokens (60 s, single use) from the web app (`POST /app/api/explore/:sessionId/launch-tokens`, cookie +
  * CSRF for owner sessions) and exchanges them for access tokens exactly like an embed.
@@ -29,7 +31,7 @@ import type { Database, EmbedSessionMode } from '../../store/schema.ts';
 import { getUserById } from '../../store/users.ts';
 import { getWebSessionById } from '../../store/web-sessions.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
-import { audit, type EmbedContext } from './context.ts';
+import { audit, checkRate, type EmbedContext } from './context.ts';
 import { END_REASON_TEXT, normalizeUi, type NormalizedUi, type SessionEndReason } from './rules.ts';
 import type { LiveSession } from './sessions.ts';
 import { newLaunchToken, tokenHash } from './tokens.ts';
@@ -129,8 +131,13 @@ export async function startOwnerExplore(ctx: EmbedContext, input: OwnerExploreIn
   return start(ctx, { mode: 'owner', userId: input.principal.userId, orgId, networkId: found.net.id, origin: input.origin, access: found.access, webSessionId: input.webSessionId, expiresAt, chat: real && orgId === (await getMembershipOfUser(ctx.db, input.principal.userId))?.org_id });
 }
 
-/** Opens a Public network read-only (Discover; signed out allowed). 404 for anything not Public. */
-export async function startPublicExplore(ctx: EmbedContext, input: { networkId: string; origin: string }): Promise<ExploreStarted> {
+/**
+ * Opens a Public network read-only (Discover; signed out allowed). 404 for anything not Public. At most
+ * NETLOOM_DISCOVER_SESSIONS_PER_IP_PER_HOUR per client address (issue 19 finding 7: 300 of 300 were
+ * accepted from one address), counted atomically before anything else (429 RATE_LIMITED).
+ */
+export async function startPublicExplore(ctx: EmbedContext, input: { networkId: string; origin: string; clientIp: string }): Promise<ExploreStarted> {
+  await checkRate(ctx, `discover:ip:${input.clientIp}:sessions`, ctx.config.embed.discover.sessionsPerIpPerHour, 'Discover viewer sessions from one address');
   const net = await getNetwork(ctx.db, input.networkId);
   if (!net || net.status !== 'Public') throw new DomainError('NOT_FOUND', `no public network ${JSON.stringify(input.networkId)}`);
   const { orgId } = await orgFor(ctx.db, net);

@@ -21,6 +21,7 @@ import { getUserByEmail, getUserById, insertUser, setUserPlan as storeSetUserPla
 import { DomainError } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
 import { hashPassword } from './passwords.ts';
+import { claimShareInvites } from '../../store/web-networks.ts';
 
 /** The organization roles and plans, for the layers above the domain (routes never import store/). */
 export type { OrgRole, Plan } from '../../store/schema.ts';
@@ -81,7 +82,10 @@ export async function createUser(db: Kysely<Database>, input: CreateUserInput): 
   const password_hash = input.password != null ? await hashPassword(input.password) : null;
   if (await getUserByEmail(db, email)) throw new DomainError('CONFLICT', `a user with e-mail ${email} already exists`);
   try {
-    return await insertUser(db, { id: newId(), email, name, password_hash, plan, status, kind: input.kind ?? 'regular' });
+    const user = await insertUser(db, { id: newId(), email, name, password_hash, plan, status, kind: input.kind ?? 'regular' });
+    // networks shared with this e-mail before it had an account (domain/networks/web.ts shareWebNetwork)
+    if (user.kind === 'regular') await claimShareInvites(db, user.id, email, user.created);
+    return user;
   } catch (err) {
     if (isUniqueViolation(err)) throw new DomainError('CONFLICT', `a user with e-mail ${email} already exists`);
     throw err;

@@ -22,7 +22,7 @@ import { DomainError, invalidArgs } from '../errors.ts';
 import { METRIC_PLANS } from '../identity/users.ts';
 import { effectivePlan } from '../networks/ownership.ts';
 import { loadNetworkFor } from '../networks/access.ts';
-import { audit, checkRate, limitsOf, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
+import { audit, checkRate, HOUR_MS, limitsOf, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
 import type { LiveSession } from '../embedding/sessions.ts';
 import type { ComputeFn } from '../embedding/chat.ts';
 import { getOrganizationById } from '../../store/organizations.ts';
@@ -155,12 +155,32 @@ export async function runReadOnlyMetric(deps: MetricRunDeps, metric: AnyMetric, 
 }
 
 /**
+ * Discover viewers (public-mode Explore, anonymous or not) in their own budget, never the owning
+ * organization's hourly allowance (issue 19 finding 7: strangers spent 3,000 in 5.7 s and the
+ * organization's own viewer was refused for 51 min): per client address
+ * (NETLOOM_DISCOVER_METRICS_PER_IP_PER_HOUR) and per Public network
+ * (NETLOOM_DISCOVER_METRICS_PER_NETWORK_PER_HOUR), each reserved atomically (Redis INCR or one SQL
+ * upsert … RETURNING). A run refused by the network's budget gives the address's slot back.
+ */
+async function checkDiscoverMetric(ctx: EmbedContext, networkId: string, clientIp: string): Promise<void> {
+  const limits = ctx.config.embed.discover;
+  await checkRate(ctx, `discover:ip:${clientIp}:metrics`, limits.metricsPerIpPerHour, 'metric calculations of Discover viewers from one address');
+  try {
+    await checkRate(ctx, `discover:net:${networkId}:metrics`, limits.metricsPerNetworkPerHour, 'metric calculations of Discover viewers of this network');
+  } catch (err) {
+    await ctx.state.unhit(`discover:ip:${clientIp}:metrics`, Math.floor(ctx.now() / HOUR_MS) * HOUR_MS);
+    throw err;
+  }
+}
+
+/**
  * What every viewer metric run checks before any work (the synchronous call and the viewer's jobs alike):
  * the metric and its kind, the body (the metric's parameters only), the plan (owner-mode Explore: the
  * web user's; otherwise the session's organization's), then the hourly allowance (per user in owner
- * mode, else per organization). `owner` is the web user's principal in owner-mode Explore.
+ * mode, else per organization; Discover viewers: their own budget, checkDiscoverMetric). `owner` is the
+ * web user's principal in owner-mode Explore; `clientIp` the caller's address.
  */
-export async function checkSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown): Promise<{ metric: AnyMetric; owner: Principal | null; params: Record<string, unknown> }> {
+export async function checkSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown, clientIp: string): Promise<{ metric: AnyMetric; owner: Principal | null; params: Record<string, unknown> }> {
   const metric = metricById(metricId);
   if ((metric.kind === 'node') !== (kind === 'nodes')) throw new DomainError('NOT_FOUND', `no metric ${kind}/${metricId}`);
   const body = (rawBody ?? {}) as Record<string, unknown>;
@@ -176,7 +196,8 @@ export async function checkSessionMetric(deps: MetricRunDeps, ctx: EmbedContext,
     if (!org || !METRIC_PLANS.includes(org.plan)) throw new DomainError('PLAN_REQUIRED', 'metrics need an Enterprise or Partner plan for the organization');
   }
   const req = parseMetricRequest(metric, { ...body, networkId: live.session.network_id }, { maxNodes: deps.limits.maxNodes, maxEdges: deps.limits.maxEdges });
-  await checkRate(ctx, owner ? `user:${owner.userId}:metrics` : `org:${live.session.org_id}:metrics`, limitsOf(ctx, live.settings).metricsPerHour, 'embedded metric calculations');
+  if (live.explore?.mode === 'public') await checkDiscoverMetric(ctx, live.session.network_id, clientIp);
+  else await checkRate(ctx, owner ? `user:${owner.userId}:metrics` : `org:${live.session.org_id}:metrics`, limitsOf(ctx, live.settings).metricsPerHour, 'embedded metric calculations');
   return { metric, owner, params: req.params };
 }
 
@@ -186,8 +207,8 @@ export async function checkSessionMetric(deps: MetricRunDeps, ctx: EmbedContext,
  * display, like a `networkJSON` call). Checks: organization plan, then the per-organization hourly
  * allowance, then one run at a time per session.
  */
-export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown, opts: RunOptions = {}): Promise<Uint8Array> {
-  const { metric, owner, params } = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody);
+export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown, clientIp: string, opts: RunOptions = {}): Promise<Uint8Array> {
+  const { metric, owner, params } = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody, clientIp);
   const lockKey = `session:${live.session.id}:metric`;
   if (!(await ctx.state.acquire(lockKey, deps.limits.metricTimeoutMs + 10_000, ctx.now()))) {
     throw new RateLimitedError('one metric calculation at a time per session; another one is running', 1);

@@ -25,8 +25,8 @@ import { jobView, ownerKeyOf, queueJob, type JobDeps, type JobView } from './job
 import { checkSessionMetric } from './runs.ts';
 
 /** `POST /api/v2/embed/viewer/metrics/:kind/:metricId` with `Prefer: respond-async`: a queued job of this session. */
-export async function submitSessionMetricJob(deps: JobDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown): Promise<JobView> {
-  const { metric, owner, params } = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody);
+export async function submitSessionMetricJob(deps: JobDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown, clientIp: string): Promise<JobView> {
+  const { metric, owner, params } = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody, clientIp);
   const ownerKey = owner ? ownerKeyOf(owner) : `session:${live.session.id}`;
   const net = await getNetwork(deps.db, live.session.network_id);
   if (!net) throw new DomainError('NOT_FOUND', 'the session’s network no longer exists');

@@ -11,7 +11,9 @@ import type { Database, NetworkStatus, SharePermission } from '../../store/schem
 import { deleteNetwork, deleteShare, updateNetwork, upsertShare, type NetworkRecord } from '../../store/networks.ts';
 import { countViews } from '../../store/embed-views.ts';
 import { getUserByEmail, getUserById } from '../../store/users.ts';
-import { listSharesWithUsers, listUserNetworksSorted } from '../../store/web-networks.ts';
+import { deleteShareInvite, listShareInvites, listSharesWithUsers, listUserNetworksSorted, upsertShareInvite } from '../../store/web-networks.ts';
+import { getMembershipOfUser } from '../../store/organizations.ts';
+import { nowIso } from '../../store/db.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { accountSummary } from '../identity/account.ts';
 import { DomainError, invalidArgs, type DomainErrorItem } from '../errors.ts';
@@ -33,14 +35,28 @@ export interface ShareView {
   permission: SharePermission;
 }
 
-async function sharesOf(db: Kysely<Database>, id: string): Promise<ShareView[]> {
-  return (await listSharesWithUsers(db, id)).map((s) => ({ email: s.email, name: s.name, permission: s.permission }));
+/**
+ * The shares of a network as its owner and editors see them: shares with accounts and shares waiting for
+ * an e-mail without one (migration 0013), by e-mail. A name is shown only for members of the viewer's
+ * own organization (whom the viewer sees anyway), so the list never tells whether an address has an
+ * account (issue 19, Low; docs/security.md "Accounts and organizations").
+ */
+async function sharesOf(db: Kysely<Database>, id: string, viewer: Principal): Promise<ShareView[]> {
+  const orgId = viewer.membership?.org_id ?? null;
+  const [withUsers, invites] = await Promise.all([listSharesWithUsers(db, id), listShareInvites(db, id)]);
+  const named = await Promise.all(
+    withUsers.map(async (s) => {
+      const m = orgId ? await getMembershipOfUser(db, s.user_id) : null;
+      return { email: s.email, name: m !== null && m.org_id === orgId ? s.name : '', permission: s.permission };
+    }),
+  );
+  return [...named, ...invites.map((i) => ({ email: i.email, name: '', permission: i.permission }))].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
 }
 
 /** A network's page: its metadata, the caller's access, saved views, and shares (owner and editors see them). */
 export async function webNetworkDetail(db: Kysely<Database>, principal: Principal, id: string) {
   const { net, access } = await loadNetworkFor(db, principal, id, 'read');
-  const [viewCount, shares] = await Promise.all([countViews(db, id), access === 'read' ? Promise.resolve([]) : sharesOf(db, id)]);
+  const [viewCount, shares] = await Promise.all([countViews(db, id), access === 'read' ? Promise.resolve([]) : sharesOf(db, id, principal)]);
   return { rec: net, access: access as WebAccess, viewCount, shares };
 }
 
@@ -97,7 +113,11 @@ function normalEmail(v: unknown, path: string): string {
   return v.trim().toLowerCase();
 }
 
-/** Shares the network with a user by e-mail (owner only): `View` or `Edit`; changes an existing share. */
+/**
+ * Shares the network with a person by e-mail (owner only): `View` or `Edit`; changes an existing share.
+ * The answer is the same whether the address has an account or not (issue 19, Low): without one, the
+ * share waits for the account to be created with that e-mail (store/web-networks.ts claimShareInvites).
+ */
 export async function shareWebNetwork(db: Kysely<Database>, principal: Principal, id: string, body: { email?: unknown; permission?: unknown }): Promise<ShareView[]> {
   const { net } = await loadNetworkFor(db, principal, id, 'owner');
   const problems: DomainErrorItem[] = [];
@@ -109,18 +129,21 @@ export async function shareWebNetwork(db: Kysely<Database>, principal: Principal
   }
   if (body.permission !== 'View' && body.permission !== 'Edit') problems.push({ path: '/permission', message: 'must be "View" or "Edit"' });
   if (problems.length > 0) throw invalidArgs(problems);
+  const permission = body.permission as SharePermission;
   const user = await getUserByEmail(db, email);
-  if (!user || user.kind === 'managed') throw new DomainError('INVALID_ARGS', `email: no Netloom user has the address ${email}`, [{ path: '/email', message: 'no Netloom user has this address' }]);
-  if (user.id === net.owner_id) throw new DomainError('INVALID_ARGS', 'email: the owner already has full access', [{ path: '/email', message: 'is the owner of the network' }]);
-  await upsertShare(db, id, user.id, body.permission as SharePermission);
-  return sharesOf(db, id);
+  // the caller's own address: the caller knows it has an account
+  if (user && user.id === net.owner_id) throw new DomainError('INVALID_ARGS', 'email: the owner already has full access', [{ path: '/email', message: 'is the owner of the network' }]);
+  if (user && user.kind !== 'managed') await upsertShare(db, id, user.id, permission);
+  else await upsertShareInvite(db, id, email, permission, nowIso());
+  return sharesOf(db, id, principal);
 }
 
-/** Removes the share with the user of that e-mail (owner only); removing an absent share is a 404. */
+/** Removes the share with that e-mail (owner only), waiting or not; removing an absent share is a 404. */
 export async function unshareWebNetwork(db: Kysely<Database>, principal: Principal, id: string, rawEmail: string): Promise<ShareView[]> {
   await loadNetworkFor(db, principal, id, 'owner');
   const email = normalEmail(rawEmail, '/email');
   const user = await getUserByEmail(db, email);
-  if (!user || !(await deleteShare(db, id, user.id))) throw new DomainError('NOT_FOUND', `the network is not shared with ${email}`);
-  return sharesOf(db, id);
+  const removed = (user !== null && user.kind !== 'managed' && (await deleteShare(db, id, user.id))) || (await deleteShareInvite(db, id, email));
+  if (!removed) throw new DomainError('NOT_FOUND', `the network is not shared with ${email}`);
+  return sharesOf(db, id, principal);
 }

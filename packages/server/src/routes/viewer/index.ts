@@ -178,10 +178,10 @@ export function viewerRoutes(app: App, ctx: EmbedContext): void {
       const live = await viewer(request);
       const { kind, metricId } = request.params;
       if (prefersAsync(request)) {
-        const job = await submitSessionMetricJob({ ...app.jobDeps, log: request.log }, ctx, live, kind, metricId, request.body);
+        const job = await submitSessionMetricJob({ ...app.jobDeps, log: request.log }, ctx, live, kind, metricId, request.body, request.ip);
         return reply.code(202).header('location', `/api/v2/embed/viewer/jobs/${job.row.id}`).header('preference-applied', 'respond-async').send(presentViewerJob(job));
       }
-      const answer = await runSessionMetric(app.metricRunDeps, ctx, live, kind, metricId, request.body, { startedAt: Date.now() - reply.elapsedTime });
+      const answer = await runSessionMetric(app.metricRunDeps, ctx, live, kind, metricId, request.body, request.ip, { startedAt: Date.now() - reply.elapsedTime });
       return reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
     },
   );

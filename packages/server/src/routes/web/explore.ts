@@ -55,7 +55,7 @@ export function webExploreRoutes(app: App, ctx: EmbedContext): void {
       schema: { tags, security: [], summary: 'Open a Public network read-only in the viewer (Discover; signed out ok)', params: ExploreParams, response: { 201: ref(ExploreStartedSchema), ...webProblems(403, 404, 429) } },
     },
     async (request, reply) => {
-      const started = await startPublicExplore(ctx, { networkId: request.params.id, origin: appOrigin(request, app.config.publicUrl) });
+      const started = await startPublicExplore(ctx, { networkId: request.params.id, origin: appOrigin(request, app.config.publicUrl), clientIp: request.ip });
       return reply.code(201).send(started);
     },
   );

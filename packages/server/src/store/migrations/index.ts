@@ -20,6 +20,8 @@ import * as m0009 from './0009-directory.ts';
 import * as m0010 from './0010-surveys.ts';
 import * as m0011 from './0011-survey-links.ts';
 import * as m0012 from './0012-network-organization.ts';
+import * as m0013 from './0013-share-invites.ts';
+import * as m0014 from './0014-survey-networks.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
@@ -34,6 +36,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0010-surveys': m0010,
   '0011-survey-links': m0011,
   '0012-network-organization': m0012,
+  '0013-share-invites': m0013,
+  '0014-survey-networks': m0014,
 });
 
 const provider: MigrationProvider = {

@@ -1,0 +1,264 @@
+/**
+ * `/organization`: the organization's overview (plan, members, networks, embedding seats), its members with
+ * roles — invite by link (an existing account accepts it signed in as itself), change a role, suspend or
+ * reinstate — the require-MFA switch, and leaving the organization. Members who are not Owners or Admins
+ * see the same page read-only.
+ */
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { errorText } from '../../../api/client.ts';
+import {
+  useInvite,
+  useLeaveOrganization,
+  useOrgMembers,
+  useOrgOverview,
+  useReinstateMember,
+  useRequireMfa,
+  useSetMemberRole,
+  useSuspendMember,
+  type CreatedLink,
+  type OrgMember,
+  type OrgRole,
+} from '../api/organization.ts';
+import { settableRoles } from '../roles.ts';
+import { useSession } from '../../../api/session.ts';
+import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, Select, TextField, num } from '../../../components/ui.tsx';
+import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { useToast } from '../../../components/toast.tsx';
+import { APP_PATHS } from '@netloom/protocol/http';
+import { OrgTabs, Stat } from '../components/tabs.tsx';
+
+export default function OrganizationMembers() {
+  const overview = useOrgOverview();
+  const members = useOrgMembers();
+  const { data: session } = useSession();
+  const toast = useToast();
+  const [inviting, setInviting] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const navigate = useNavigate();
+  const [suspending, setSuspending] = useState<OrgMember | null>(null);
+  const o = overview.data;
+  const canManage = !!o?.canManage;
+
+  const setRole = useSetMemberRole();
+  const suspend = useSuspendMember();
+  const reinstate = useReinstateMember();
+  const requireMfa = useRequireMfa();
+  const leave = useLeaveOrganization();
+
+  if (overview.error) {
+    return (
+      <>
+        <PageHeader title="Organization" />
+        <Empty title="You are not in an organization">
+          <p>Organizations share networks, credentials and embedding. An organization's Owner or Admin can invite you.</p>
+        </Empty>
+      </>
+    );
+  }
+  const people = (members.data?.members ?? []).filter((m) => !m.embedded);
+  const managed = (members.data?.members ?? []).filter((m) => m.embedded);
+  return (
+    <>
+      <PageHeader title={o ? o.name : 'Organization'} subtitle={o ? <>Your role: <strong>{o.role}</strong></> : undefined}>
+        {o && <Button onClick={() => setLeaving(true)}>Leave organization</Button>}
+        {canManage && <Button variant="primary" onClick={() => setInviting(true)}>Invite member</Button>}
+      </PageHeader>
+      <OrgTabs overview={o} />
+      <div className="stack-lg">
+      {overview.isPending && <Loading />}
+      {o && (
+        <section className="stats" aria-label="Overview">
+          <Stat label="Plan">{o.plan}</Stat>
+          <Stat label="Members">{num(o.memberCount)}</Stat>
+          <Stat label="Networks">{num(o.networkCounts.public)} public · {num(o.networkCounts.private)} private</Stat>
+          <Stat label="Embedding seats">{o.embedding.enabled ? `${num(o.embedding.seatsUsed)} / ${num(o.embedding.seats)} used` : 'off'}</Stat>
+        </section>
+      )}
+      {o && canManage && (
+        <section className="card stack" aria-labelledby="security-title">
+          <h2 id="security-title">Security</h2>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={o.requireMfa}
+              disabled={requireMfa.isPending}
+              onChange={(e) =>
+                requireMfa.mutate(e.target.checked, {
+                  onSuccess: (r) => toast.success(r.requireMfa ? 'Two-factor authentication is now required: members enrol at their next sign-in.' : 'Two-factor authentication is no longer required.'),
+                  onError: (err) => toast.failure(err),
+                })
+              }
+            />
+            <span>Require two-factor authentication (TOTP) for every member</span>
+          </label>
+          <p className="muted">
+            Organization credentials (owned by the organization, not by a person) are created on the <Link to={APP_PATHS.credentials}>Credentials</Link> page.
+            Networks created with an organization credential need an <code>owner</code> (a member who can own networks) unless its creator can own them.
+          </p>
+        </section>
+      )}
+      <section aria-labelledby="members-title">
+        <h2 id="members-title">Members</h2>
+        <ErrorNotice error={members.error} />
+        {members.isPending && <Loading />}
+        {members.data && (
+          <table className="table table-responsive" data-testid="members-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Joined</th>
+                {canManage && <th scope="col"><span className="visually-hidden">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody>
+              {people.map((m) => {
+                const self = m._id === session?.user.id;
+                const roles = canManage && !self ? settableRoles(o?.role, m.role) : [];
+                return (
+                  <tr key={m._id} data-testid={`member-${m.email}`}>
+                    <td data-label="Name">{m.name} {self && <Badge>You</Badge>}</td>
+                    <td data-label="E-mail">{m.email}</td>
+                    <td data-label="Role">
+                      {roles.length > 0 ? (
+                        <select
+                          className="input input-compact"
+                          aria-label={`Role of ${m.name}`}
+                          value={m.role}
+                          onChange={(e) =>
+                            setRole.mutate(
+                              { id: m._id, role: e.target.value as OrgRole },
+                              { onSuccess: (r) => toast.success(`${r.name} is now ${r.role}.`), onError: (err) => toast.failure(err) },
+                            )
+                          }
+                        >
+                          {roles.map((r) => <option key={r} value={r}>{r}</option>)}
+                        </select>
+                      ) : (
+                        m.role
+                      )}
+                    </td>
+                    <td data-label="Status">{m.status === 'active' ? 'Active' : <Badge tone="private">{m.status === 'suspended' ? 'Suspended' : 'Unverified'}</Badge>}</td>
+                    <td data-label="Joined"><DateText iso={m.joined} /></td>
+                    {canManage && (
+                      <td className="actions">
+                        {!self && m.status === 'suspended' && (
+                          <Button onClick={() => reinstate.mutate(m._id, { onSuccess: (r) => toast.success(`${r.name} is active again.`), onError: (err) => toast.failure(err) })}>Reinstate</Button>
+                        )}
+                        {!self && m.status !== 'suspended' && (
+                          <Button variant="danger" onClick={() => setSuspending(m)} aria-label={`Suspend ${m.name}`}>Suspend</Button>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+        {managed.length > 0 && (
+          <p className="muted">
+            {managed.length} managed (embedded) {managed.length === 1 ? 'user is' : 'users are'} part of the organization too; {canManage ? <Link to={APP_PATHS.organizationEmbedding}>manage them in Embedding</Link> : 'admins manage them in Embedding'}.
+          </p>
+        )}
+      </section>
+      </div>
+      <InviteDialog open={inviting} roles={settableRoles(o?.role, null)} onClose={() => setInviting(false)} />
+      <Confirm
+        open={leaving}
+        title="Leave this organization?"
+        confirmLabel="Leave"
+        onClose={() => setLeaving(false)}
+        onConfirm={() =>
+          leave
+            .mutateAsync(undefined)
+            .then(async () => {
+              setLeaving(false);
+              toast.success(`You left ${o?.name ?? 'the organization'}.`);
+              navigate(APP_PATHS.networks);
+            })
+            .catch((err) => toast.failure(err))
+        }
+      >
+        <p>
+          The networks you created in <strong>{o?.name}</strong> stay the organization's (you keep owning them); the organization credentials you created are revoked. Your personal networks were never the organization's. To join again you need a new invitation.
+        </p>
+      </Confirm>
+      <Confirm
+        open={suspending !== null}
+        title="Suspend this member?"
+        confirmLabel="Suspend"
+        onClose={() => setSuspending(null)}
+        onConfirm={() =>
+          suspending === null ? undefined :
+          suspend
+            .mutateAsync(suspending._id)
+            .then((r) => {
+              toast.success(`${r.name} is suspended.`);
+              setSuspending(null);
+            })
+            .catch((err) => toast.failure(err))
+        }
+      >
+        <p>
+          <strong>{suspending?.name}</strong> is signed out everywhere at once, and their own API credentials stop working. Their networks stay. You can reinstate them later.
+        </p>
+      </Confirm>
+    </>
+  );
+}
+
+function InviteDialog({ open, roles, onClose }: { open: boolean; roles: readonly OrgRole[]; onClose: () => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<OrgRole>('Standard User');
+  const [link, setLink] = useState<CreatedLink | null>(null);
+  const invite = useInvite();
+  const close = () => {
+    setEmail('');
+    setRole('Standard User');
+    setLink(null);
+    invite.reset();
+    onClose();
+  };
+  return (
+    <Dialog open={open} title="Invite a member" onClose={close}>
+      {link ? (
+        <div className="stack">
+          <Notice kind="success">Send this link to {email}. It works once, until <DateText iso={link.expiresAt} />.</Notice>
+          <div className="token-row">
+            <code className="token" data-testid="invite-url">{link.url}</code>
+            <CopyButton text={link.url} label="Copy link" />
+          </div>
+          <div className="form-actions"><Button variant="primary" onClick={close}>Done</Button></div>
+        </div>
+      ) : (
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            invite.mutate({ email: email.trim(), role }, { onSuccess: setLink });
+          }}
+        >
+          <p className="muted">Netloom sends no e-mail: you pass the link on. Someone new chooses a password; someone who already has a Netloom account signs in and accepts. Either way they join with this role only when they do.</p>
+          <TextField label="E-mail" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={invite.error ? errorText(invite.error) : undefined} />
+          <RoleSelect roles={roles} value={role} onChange={setRole} />
+          <div className="form-actions">
+            <Button onClick={close}>Cancel</Button>
+            <Button type="submit" variant="primary" busy={invite.isPending} disabled={!email.trim()}>Create link</Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function RoleSelect({ roles, value, onChange }: { roles: readonly OrgRole[]; value: OrgRole; onChange: (r: OrgRole) => void }) {
+  return (
+    <Select label="Role" value={value} onChange={(e) => onChange(e.target.value as OrgRole)} hint={`Access-only members view networks shared with them and cannot own networks.${roles.includes('Owner') ? '' : ' Only an Owner makes someone Owner.'}`}>
+      {roles.map((r) => <option key={r} value={r}>{r}</option>)}
+    </Select>
+  );
+}
