@@ -33,7 +33,7 @@
  * No NetworkX function: packages/engine/test/oracle/groups.py is the reference the tests compare with.
  */
 import { Type } from 'typebox';
-import { GroupReportSchema } from '@netloom/protocol/http';
+import { GroupReportSchema, type GroupReport, type GroupRow } from '@netloom/protocol/http';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
@@ -65,23 +65,7 @@ export interface GroupsParams {
   minGroupSize: number;
 }
 
-export interface GroupRow {
-  value: string;
-  size: number;
-  internal: number;
-  external: number;
-  density: number | null;
-  ei: number | null;
-}
-export interface GroupReport {
-  attribute: string;
-  groups: GroupRow[];
-  matrix: { values: string[]; counts: number[][]; densities: (number | null)[][] };
-  ei: number | null;
-  suppressed: number;
-  directed: boolean;
-  ties: number;
-}
+export type { GroupReport, GroupRow };
 
 /** Node groups: the string form of each node's value of `attribute`, `(no value)` when it has none. */
 export function groupOfNodes(network: NetworkJSON, attribute: string): { names: string[]; of: Int32Array } {
