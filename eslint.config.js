@@ -54,18 +54,19 @@ export default tseslint.config(
     outOfPackage(['server', 'engine'], 'the web app talks to the server over HTTP only'),
     { regex: '(^|/)packages/(server|engine)(/|$)', message: 'the web app talks to the server over HTTP only' },
   ]),
-  // The web app's wire types are the shared contract's (issue 20): api/types.ts holds only `Static<>` aliases
-  // of @netloom/protocol/http schemas (and types derived from them), never a shape written out by hand.
+  // The web app's wire types are the shared contract's (issue 20): api/types.ts (and a feature's own
+  // api/types.ts) holds only `Static<>` aliases of @netloom/protocol/http schemas (and types derived from
+  // them), never a shape written out by hand.
   {
-    files: ['packages/web/src/api/types.ts'],
+    files: ['packages/web/src/api/types.ts', 'packages/web/src/features/*/api/types.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         { selector: 'TSInterfaceDeclaration', message: 'wire types are Static<> of the contract (@netloom/protocol/http), not interfaces written here (docs/architecture.md "Web app")' },
         { selector: 'TSTypeLiteral', message: 'wire types are Static<> of the contract (@netloom/protocol/http), not object types written here (docs/architecture.md "Web app")' },
         { selector: 'TSTypeAliasDeclaration > TSUnionType', message: 'a union of literals is the contract\'s (Static<> of its schema), not written here (docs/architecture.md "Web app")' },
-        { selector: "ImportDeclaration[source.value!='@netloom/protocol/http'][source.value!='typebox']", message: 'api/types.ts imports only the contract (@netloom/protocol/http) and typebox\'s Static' },
-        { selector: ':matches(VariableDeclaration, FunctionDeclaration, ClassDeclaration, TSEnumDeclaration)', message: 'api/types.ts holds type aliases only' },
+        { selector: "ImportDeclaration[source.value!='@netloom/protocol/http'][source.value!='typebox']", message: 'a types.ts of api/ imports only the contract (@netloom/protocol/http) and typebox\'s Static' },
+        { selector: ':matches(VariableDeclaration, FunctionDeclaration, ClassDeclaration, TSEnumDeclaration)', message: 'a types.ts of api/ holds type aliases only' },
       ],
     },
   },
@@ -73,7 +74,7 @@ export default tseslint.config(
   // object type literal as the type of an answer (`api.get<{ … }>`).
   {
     files: ['packages/web/src/api/**/*.ts', 'packages/web/src/features/*/api/**/*.ts'],
-    ignores: ['packages/web/src/api/client.ts', 'packages/web/src/api/outcomes.ts', 'packages/web/src/api/types.ts'],
+    ignores: ['packages/web/src/api/client.ts', 'packages/web/src/api/outcomes.ts', 'packages/web/src/api/types.ts', 'packages/web/src/features/*/api/types.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

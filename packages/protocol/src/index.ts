@@ -7,3 +7,4 @@ export * from './viewer-contract.ts';
 export type * from './types.ts';
 export * from './problem-codes.ts';
 export * from './problem-detail.ts';
+export * from './job-text.ts';

@@ -41,6 +41,8 @@ function page(load: () => Promise<{ default: ComponentType }>): Pick<AppRoute, '
 /** People and surveys: Owners, Admins and Standard Users of an organization, or a user in none (their own directory; docs/spec/decisions.md §10.1). */
 const MANAGING_ROLES = new Set(['Owner', 'Admin', 'Standard User']);
 export const managesPeople = (s: Session | null): boolean => s !== null && (!s.organization || MANAGING_ROLES.has(s.organization.role));
+const surveysList = page(() => import('./features/surveys/pages/surveys.tsx'));
+const surveyPage = page(() => import('./features/surveys/pages/survey.tsx'));
 
 export const routes: AppRoute[] = [
   // The two pages a first visit sees are in the main bundle (small; no extra round trip).
@@ -55,6 +57,8 @@ export const routes: AppRoute[] = [
   { path: APP_PATHS.discoverExplore, access: 'public', title: 'Explore', ...page(() => import('./features/explore/pages/explore.tsx')), fullBleed: true },
   { path: APP_PATHS.jobs, access: 'user', title: 'Jobs', ...page(() => import('./features/jobs/pages/jobs.tsx')), nav: { label: 'Jobs', order: 25, visible: (s) => s !== null } },
   { path: APP_PATHS.people, access: 'user', title: 'People', ...page(() => import('./features/people/pages/people.tsx')), nav: { label: 'People', order: 27, visible: managesPeople } },
+  { path: APP_PATHS.surveys, access: 'user', title: 'Surveys', ...surveysList, nav: { label: 'Surveys', order: 28, visible: managesPeople } },
+  ...[APP_PATHS.survey, APP_PATHS.surveyRespondents, APP_PATHS.surveyLaunch, APP_PATHS.surveyTracking].map((path): AppRoute => ({ path, access: 'user', title: 'Survey', ...surveyPage })),
   { path: APP_PATHS.credentials, access: 'user', title: 'API credentials', ...page(() => import('./features/credentials/pages/credentials.tsx')), nav: { label: 'Credentials', order: 30, visible: (s) => s !== null } },
   { path: APP_PATHS.organization, access: 'user', title: 'Organization', ...page(() => import('./features/organization/pages/members.tsx')), nav: { label: 'Organization', order: 35, visible: (s) => !!s?.organization } },
   { path: APP_PATHS.organizationEmbedding, access: 'user', title: 'Embedding', ...page(() => import('./features/organization/pages/embedding.tsx')) },

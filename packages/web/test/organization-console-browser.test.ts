@@ -14,23 +14,12 @@ import { after, before, describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, skipBrowser, startService, type Service } from '../../viewer/test/helpers/browser-env.ts';
-import { decodePng } from '../../viewer/test/png.ts';
 import { PASSWORD } from '../../server/test/helpers/web.ts';
+import { nodePixels } from './helpers/web-env.ts';
 
 const shotDir = process.env.NETLOOM_SCREENSHOT_DIR;
 async function snap(page: Page, name: string): Promise<void> {
   if (shotDir) writeFileSync(join(shotDir, `console-${name}.png`), await page.screenshot({ fullPage: true }));
-}
-
-/** Pixels of the preview in the viewer's node colour family (blue-grey discs), not background, edges or text. */
-function nodePixels(png: Buffer): number {
-  const img = decodePng(png);
-  let n = 0;
-  for (let i = 0; i < img.data.length; i += 4) {
-    const r = img.data[i], b = img.data[i + 2];
-    if (b - r > 25 && b > 90 && b < 210) n++;
-  }
-  return n;
 }
 
 async function seats(page: Page): Promise<string> {

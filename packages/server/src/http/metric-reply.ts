@@ -33,6 +33,19 @@ export async function withDisconnect(reply: FastifyReply, fn: (signal: AbortSign
   }
 }
 
+/** As `withDisconnect` for an answer built as an object (serialized by the route's schema). */
+export async function withDisconnectValue<T>(reply: FastifyReply, fn: (signal: AbortSignal) => Promise<T>): Promise<FastifyReply> {
+  const { signal, done } = disconnectSignal(reply);
+  try {
+    return reply.code(200).send(await fn(signal));
+  } catch (err) {
+    if (err instanceof MetricCancelled) return reply.code(499).send();
+    throw err;
+  } finally {
+    done();
+  }
+}
+
 /** `Prefer: respond-async` (RFC 7240; other preferences may come along): run as a job (docs/jobs.md). */
 export function prefersAsync(request: FastifyRequest): boolean {
   const prefer = request.headers.prefer;

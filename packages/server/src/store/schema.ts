@@ -550,6 +550,20 @@ export interface SurveyDeliveriesTable {
   error: string | null;
 }
 
+/** The table queue of survey e-mail (0015): one row per (survey, step) to send, claimed with a lease. */
+export interface SurveyMailTasksTable {
+  /** `<surveyId>:<step>` */
+  id: string;
+  survey_id: string;
+  step: string;
+  /** ms since epoch */
+  queued_at: number;
+  worker_id: string | null;
+  /** ms since epoch; a row whose lease passed is taken by another worker. */
+  lease_until: number | null;
+  attempts: Generated<number>;
+}
+
 /** Hashes of respondent links that were revoked or re-issued (0011): such a link answers LINK_REVOKED, not "not found". */
 export interface SurveyLinkHistoryTable {
   hash: string;
@@ -609,6 +623,7 @@ export interface Database {
   survey_respondents: SurveyRespondentsTable;
   survey_answers: SurveyAnswersTable;
   survey_deliveries: SurveyDeliveriesTable;
+  survey_mail_tasks: SurveyMailTasksTable;
   survey_link_history: SurveyLinkHistoryTable;
   survey_networks: SurveyNetworksTable;
 }

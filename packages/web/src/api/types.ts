@@ -55,6 +55,7 @@ import type {
   WebCredentialSchema,
   WebJobListSchema,
   WebJobSchema,
+  WebNetworkValueSchema,
   WebNetworkDetailSchema,
   WebNetworkListSchema,
   WebNetworkPatchBody,
@@ -110,6 +111,7 @@ export type ScopeList = Static<typeof ScopeListSchema>;
 
 // jobs
 export type WebJob = Static<typeof WebJobSchema>;
+export type WebNetworkValue = Static<typeof WebNetworkValueSchema>;
 export type JobStatus = WebJob['status'];
 export type WebJobList = Static<typeof WebJobListSchema>;
 

@@ -8,7 +8,8 @@ import { useSession } from '../../../api/session.ts';
 import type { CreateCredentialInput, CreatedCredential, Credential } from '../../../api/types.ts';
 import { useCreateCredential, useCredentials, useRevokeCredential, useScopes } from '../api/credentials.ts';
 import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, TextField } from '../../../components/ui.tsx';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
 import { useToast } from '../../../components/toast.tsx';
 
 const ADMIN_ROLES = new Set(['Owner', 'Admin', 'owner', 'admin']);
@@ -47,51 +48,33 @@ export default function Credentials() {
         </Empty>
       )}
       {data && data.credentials.length > 0 && (
-        <table className="table table-responsive" data-testid="credentials-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Owner</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.credentials.map((c) => (
-              <tr key={c.id}>
-                <td data-label="Name">
-                  {c.name || <span className="muted">unnamed</span>} {c.kind === 'basic' && <Badge>Legacy key pair</Badge>}
-                </td>
-                <td data-label="Prefix"><code>{c.prefix}…</code></td>
-                <td data-label="Scopes">{c.fullAccess ? <Badge tone="accent">Full API access</Badge> : <span className="scopes">{c.scopes.map((s) => <code key={s}>{s}</code>)}</span>}</td>
-                <td data-label="Owner">{c.owner.type === 'organization' ? <>{c.owner.name} <Badge>Organization</Badge></> : c.owner.id === session?.user.id ? 'You' : c.owner.name}</td>
-                <td data-label="Created"><DateText iso={c.created} /></td>
-                <td data-label="Last used"><DateText iso={c.lastUsedAt} /></td>
-                <td className="actions"><Button variant="danger" onClick={() => setRevoking(c)} aria-label={`Revoke ${c.name || c.prefix}`}>Revoke</Button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          testId="credentials-table"
+          rows={data.credentials}
+          rowKey={(c) => c.id}
+          columns={[
+            { label: 'Name', cell: (c) => <>{c.name || <span className="muted">unnamed</span>} {c.kind === 'basic' && <Badge>Legacy key pair</Badge>}</> },
+            { label: 'Prefix', cell: (c) => <code>{c.prefix}…</code> },
+            { label: 'Scopes', cell: (c) => (c.fullAccess ? <Badge tone="accent">Full API access</Badge> : <span className="scopes">{c.scopes.map((s) => <code key={s}>{s}</code>)}</span>) },
+            { label: 'Owner', cell: (c) => (c.owner.type === 'organization' ? <>{c.owner.name} <Badge>Organization</Badge></> : c.owner.id === session?.user.id ? 'You' : c.owner.name) },
+            { label: 'Created', cell: (c) => <DateText iso={c.created} /> },
+            { label: 'Last used', cell: (c) => <DateText iso={c.lastUsedAt} /> },
+            { label: 'Actions', actions: true, cell: (c) => <Button variant="danger" onClick={() => setRevoking(c)} aria-label={`Revoke ${c.name || c.prefix}`}>Revoke</Button> },
+          ]}
+        />
       )}
       <CreateDialog open={creating} orgName={orgAdmin ? session!.organization!.name : null} onClose={() => setCreating(false)} onCreated={(r) => { setCreated(r); setCreating(false); toast.success(`Token “${r.credential.name}” created.`); }} />
-      <Confirm
-        open={revoking !== null}
+      <ConfirmAction
+        item={revoking}
         title="Revoke this credential?"
         confirmLabel="Revoke"
         onClose={() => setRevoking(null)}
-        onConfirm={() =>
-          revoking === null ? undefined :
-          revoke.mutateAsync(revoking.id, {
-            onSuccess: () => { toast.success(`Revoked “${revoking.name || revoking.prefix}”.`); setRevoking(null); },
-            onError: (e) => toast.failure(e, 'Could not revoke'),
-          }).catch(() => undefined)
-        }
+        run={(c) => revoke.mutateAsync(c.id)}
+        done={(c) => `Revoked “${c.name || c.prefix}”.`}
+        failure="Could not revoke"
       >
         <p>Programs using <strong>{revoking?.name || revoking?.prefix}</strong> (<code>{revoking?.prefix}…</code>) get <code>401</code> from their next request. This cannot be undone.</p>
-      </Confirm>
+      </ConfirmAction>
     </>
   );
 }

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { keys } from '../../../api/keys.ts';
-import type { WebJob, WebJobList } from '../../../api/types.ts';
+import type { WebJob, WebJobList, WebNetworkValue } from '../../../api/types.ts';
 
 const enc = encodeURIComponent;
 
@@ -35,5 +35,12 @@ export function useStartMetricJob(networkId: string) {
   return useMutation({
     mutationFn: (metricId: string) => api.post<WebJob>(`/app/api/networks/${enc(networkId)}/metrics/${enc(metricId)}`, {}),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.jobs }),
+  });
+}
+
+/** Computes a network-level metric now (its one number, parameters and time). */
+export function useComputeNetworkValue(networkId: string) {
+  return useMutation({
+    mutationFn: (metricId: string) => api.post<WebNetworkValue>(`/app/api/networks/${enc(networkId)}/metrics/${enc(metricId)}/value`, {}),
   });
 }

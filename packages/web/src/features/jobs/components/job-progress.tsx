@@ -4,7 +4,8 @@
  */
 import { useEffect, useRef } from 'react';
 import type { WebJob } from '../../../api/types.ts';
-import { etaText, useMetricTitle } from '../../../api/metrics.ts';
+import { etaText } from '@netloom/protocol';
+import { useMetricTitle } from '../../../api/metrics.ts';
 import { Badge } from '../../../components/ui.tsx';
 import { useToast } from '../../../components/toast.tsx';
 
@@ -36,7 +37,14 @@ export function JobProgress({ job }: { job: WebJob }) {
   }
   if (job.status === 'failed') return <span className="job-error">{job.error?.detail ?? job.error?.message ?? 'Failed'}</span>;
   if (job.status === 'cancelled') return <span className="muted">Cancelled; nothing was written</span>;
+  if (job.value !== null) return <strong data-testid="job-value">{jobTitle(job)}: {formatMetricValue(job.value)}</strong>;
   return <span>100&nbsp;%</span>;
+}
+
+/** A metric's number as shown: whole numbers as they are, others to 4 significant digits (the API keeps full precision). */
+export function formatMetricValue(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  return Number.isInteger(v) ? v.toLocaleString('en') : Number(v.toPrecision(4)).toLocaleString('en', { maximumSignificantDigits: 4 });
 }
 
 /**

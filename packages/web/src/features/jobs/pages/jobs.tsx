@@ -9,6 +9,7 @@ import { useCancelJob, useJobs } from '../api/jobs.ts';
 import type { WebJob } from '../../../api/types.ts';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, DateText, Empty, ErrorNotice, Loading, PageHeader } from '../../../components/ui.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
 import { JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../components/job-progress.tsx';
 import { useToast } from '../../../components/toast.tsx';
 
@@ -46,36 +47,28 @@ export default function Jobs() {
           <p className="muted" role="status" data-testid="jobs-summary">
             {running > 0 ? `${running} running or queued — updated every second.` : `${data.total} job${data.total === 1 ? '' : 's'}; none running.`}
           </p>
-          <table className="table table-responsive" data-testid="jobs-table">
-            <thead>
-              <tr>
-                <th scope="col">Metric</th>
-                <th scope="col">Network</th>
-                <th scope="col">Status</th>
-                <th scope="col">Progress</th>
-                <th scope="col">Started</th>
-                <th scope="col">Finished</th>
-                <th scope="col"><span className="visually-hidden">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.jobs.map((j) => (
-                <tr key={j.jobId} data-job={j.jobId} data-status={j.status}>
-                  <td data-label="Metric">{jobTitle(j)}</td>
-                  <td data-label="Network">
-                    {j.networkId && j.networkName ? <Link to={pathTo(APP_PATHS.network, { id: j.networkId })}>{j.networkName}</Link> : <span className="muted">{j.networkId ? 'deleted network' : 'posted network'}</span>}
-                  </td>
-                  <td data-label="Status"><JobStatusBadge job={j} /></td>
-                  <td data-label="Progress" className="job-progress-cell"><JobProgress job={j} /></td>
-                  <td data-label="Started"><DateText iso={j.startedAt ?? j.createdAt} /></td>
-                  <td data-label="Finished">{j.finishedAt ? <DateText iso={j.finishedAt} /> : <span className="muted">—</span>}</td>
-                  <td className="actions">
-                    {isActive(j) && <Button variant="danger" busy={cancel.isPending && cancel.variables === j.jobId} onClick={() => stop(j)} aria-label={`Cancel ${jobTitle(j)}${j.networkName ? ` on ${j.networkName}` : ''}`}>Cancel</Button>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            testId="jobs-table"
+            rows={data.jobs}
+            rowKey={(j) => j.jobId}
+            rowAttributes={(j) => ({ 'data-job': j.jobId, 'data-status': j.status })}
+            columns={[
+              { label: 'Metric', cell: (j) => jobTitle(j) },
+              {
+                label: 'Network',
+                cell: (j) => (j.networkId && j.networkName ? <Link to={pathTo(APP_PATHS.network, { id: j.networkId })}>{j.networkName}</Link> : <span className="muted">{j.networkId ? 'deleted network' : 'posted network'}</span>),
+              },
+              { label: 'Status', cell: (j) => <JobStatusBadge job={j} /> },
+              { label: 'Progress', className: 'job-progress-cell', cell: (j) => <JobProgress job={j} /> },
+              { label: 'Started', cell: (j) => <DateText iso={j.startedAt ?? j.createdAt} /> },
+              { label: 'Finished', cell: (j) => (j.finishedAt ? <DateText iso={j.finishedAt} /> : <span className="muted">—</span>) },
+              {
+                label: 'Actions',
+                actions: true,
+                cell: (j) => isActive(j) && <Button variant="danger" busy={cancel.isPending && cancel.variables === j.jobId} onClick={() => stop(j)} aria-label={`Cancel ${jobTitle(j)}${j.networkName ? ` on ${j.networkName}` : ''}`}>Cancel</Button>,
+              },
+            ]}
+          />
         </>
       )}
     </>

@@ -6,13 +6,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useDeleteNetwork, useNetwork, useShare, useUpdateNetwork } from '../api/networks.ts';
-import { useCancelJob, useJobs, useStartMetricJob } from '../../jobs/api/jobs.ts';
-import { useOfferedMetrics } from '../../../api/metrics.ts';
-import { JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../../jobs/components/job-progress.tsx';
-import { type NetworkDetail, type Share } from '../../../api/types.ts';
+import { useCancelJob, useComputeNetworkValue, useJobs, useStartMetricJob } from '../../jobs/api/jobs.ts';
+import { useMetricTitle, useOfferedMetrics } from '../../../api/metrics.ts';
+import { formatMetricValue, JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../../jobs/components/job-progress.tsx';
+import { type NetworkDetail, type Share, type WebNetworkValue } from '../../../api/types.ts';
 import { APP_PATHS, FILE_FORMATS, FORMAT_IDS, pathTo } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../../../components/ui.tsx';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { Confirm, ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../api/client.ts';
 
@@ -184,24 +184,16 @@ function Shares({ network: n }: { network: NetworkDetail }) {
         <Button type="submit" busy={put.isPending}>Share</Button>
       </form>
       <ErrorNotice error={put.error} />
-      <Confirm
-        open={removing !== null}
+      <ConfirmAction
+        item={removing}
         title="Stop sharing?"
         confirmLabel="Remove access"
         onClose={() => setRemoving(null)}
-        onConfirm={() =>
-          removing === null ? undefined :
-          remove.mutateAsync(removing.email, {
-            onSuccess: () => {
-              toast.success(`${removing.email} no longer has access.`);
-              setRemoving(null);
-            },
-            onError: (e) => toast.failure(e),
-          }).catch(() => undefined)
-        }
+        run={(r) => remove.mutateAsync(r.email)}
+        done={(r) => `${r.email} no longer has access.`}
       >
         <p><strong>{removing?.email}</strong> will no longer see this network.</p>
-      </Confirm>
+      </ConfirmAction>
     </section>
   );
 }
@@ -218,24 +210,42 @@ function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: 
   const toast = useToast();
   const mine = (data?.jobs ?? []).filter((j) => j.networkId === n._id).slice(0, 3);
   useFinishedToasts(data?.jobs);
+  const compute = useComputeNetworkValue(n._id);
+  const metricTitle = useMetricTitle();
+  const [values, setValues] = useState<WebNetworkValue[]>([]);
+  const chosenMetric = offered.find((m) => m.id === metric);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     start.mutate(metric, { onSuccess: (j) => toast.info(`${jobTitle(j)} started; follow it here or on the Jobs page.`) });
   };
+  const computeNow = () => compute.mutate(metric, { onSuccess: (v) => setValues((list) => [v, ...list.filter((x) => x.metric !== v.metric)]) });
   return (
     <section className="card" aria-labelledby="metrics-h" data-testid="metric-jobs">
       <h2 id="metrics-h">Metrics</h2>
       <p className="muted">
-        Computed in the background as a job: leave the page if you like.{' '}
+        Computed in the background as a job: leave the page if you like; a network-level metric (one number) can also be computed now.{' '}
         {canEdit ? 'Node metrics write their values onto the nodes (a new version of the network).' : 'Node metrics write onto the network, which needs Edit access; open Explore to compute them for yourself.'}
       </p>
       <form className="metric-form" onSubmit={submit}>
         <Select label="Metric" name="metric" value={metric} onChange={(e) => setMetric(e.target.value)}>
           {offered.map((m) => <option key={m.id} value={m.id}>{m.title}{m.kind === 'network' ? ' (one number)' : ''}</option>)}
         </Select>
-        <Button type="submit" variant="primary" busy={start.isPending}>Run as a job</Button>
+        <span className="metric-actions">
+          <Button type="submit" variant="primary" busy={start.isPending}>Run as a job</Button>
+          {chosenMetric?.kind === 'network' && <Button type="button" variant="secondary" busy={compute.isPending} onClick={computeNow}>Compute now</Button>}
+        </span>
       </form>
-      <ErrorNotice error={start.error} />
+      <ErrorNotice error={start.error ?? compute.error} />
+      {values.length > 0 && (
+        <ul className="metric-values" aria-label="Computed now">
+          {values.map((v) => (
+            <li key={v.metric} data-testid="metric-value" data-metric={v.metric}>
+              <strong>{metricTitle(v.metric)}: {formatMetricValue(v.value)}</strong>{' '}
+              <span className="muted">{Object.keys(v.parameters).length ? Object.entries(v.parameters).map(([k, x]) => `${k} ${String(x)}`).join(', ') : 'default parameters'} · {v.ms < 1000 ? `${v.ms} ms` : `${(v.ms / 1000).toFixed(1)} s`}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       {mine.length > 0 && (
         <ul className="job-list" aria-label="Latest jobs on this network">
           {mine.map((j) => (

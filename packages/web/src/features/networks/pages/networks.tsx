@@ -5,6 +5,7 @@ import { useNetworks } from '../api/networks.ts';
 import { pathTo, APP_PATHS } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Quota, num } from '../../../components/ui.tsx';
 import { UploadDialog } from '../components/upload-dialog.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
 import type { Access } from '../../../api/types.ts';
 
 const ACCESS_LABEL: Record<Access, string> = { owner: 'Owner', edit: 'Can edit', read: 'Can view' };
@@ -43,33 +44,27 @@ export default function Networks() {
             </select>
             <span className="muted">{data.networks.length} {data.networks.length === 1 ? 'network' : 'networks'}</span>
           </div>
-          <table className="table table-responsive" data-testid="networks-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Visibility</th>
-                <th scope="col" className="num">Nodes</th>
-                <th scope="col" className="num">Edges</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Last modified</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.networks.map((n) => (
-                <tr key={n._id}>
-                  <td data-label="Name">
+          <DataTable
+            testId="networks-table"
+            rows={data.networks}
+            rowKey={(n) => n._id}
+            columns={[
+              {
+                label: 'Name',
+                cell: (n) => (
+                  <>
                     <Link to={pathTo(APP_PATHS.network, { id: n._id })} className="strong">{n.name}</Link>
                     {n.description && <div className="muted clamp">{n.description}</div>}
-                  </td>
-                  <td data-label="Visibility"><Badge tone={n.status === 'Public' ? 'public' : 'private'}>{n.status}</Badge></td>
-                  <td data-label="Nodes" className="num">{num(n.nodeCount)}</td>
-                  <td data-label="Edges" className="num">{num(n.edgeCount)}</td>
-                  <td data-label="Owner">{n.access && n.access !== 'owner' ? <>{n.owner.name} <Badge>{ACCESS_LABEL[n.access]}</Badge></> : 'You'}</td>
-                  <td data-label="Last modified"><DateText iso={n.modified} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { label: 'Visibility', cell: (n) => <Badge tone={n.status === 'Public' ? 'public' : 'private'}>{n.status}</Badge> },
+              { label: 'Nodes', className: 'num', cell: (n) => num(n.nodeCount) },
+              { label: 'Edges', className: 'num', cell: (n) => num(n.edgeCount) },
+              { label: 'Owner', cell: (n) => (n.access && n.access !== 'owner' ? <>{n.owner.name} <Badge>{ACCESS_LABEL[n.access]}</Badge></> : 'You') },
+              { label: 'Last modified', cell: (n) => <DateText iso={n.modified} /> },
+            ]}
+          />
         </>
       )}
       <UploadDialog open={uploading} onClose={() => setUploading(false)} />

@@ -8,6 +8,7 @@ import { useOrgOverview } from '../api/organization.ts';
 import { auditCsvUrl, useAudit } from '../api/embedding.ts';
 import { Button, DateText, ErrorNotice, Loading, PageHeader, TextField, num } from '../../../components/ui.tsx';
 import { AdminsOnly, OrgTabs } from '../components/tabs.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
 
 const PAGE = 50;
 interface Filter {
@@ -70,28 +71,18 @@ export default function OrganizationAudit() {
           {data && data.entries.length === 0 && <p className="muted">No entries match.</p>}
           {data && data.entries.length > 0 && (
             <>
-              <table className="table table-responsive" data-testid="audit-table">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Details</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((e) => (
-                    <tr key={e.id}>
-                      <td data-label="When"><DateText iso={e.at} /></td>
-                      <td data-label="Action"><code>{e.action}</code></td>
-                      <td data-label="Actor">{e.actor.kind} <code>{e.actor.id}</code></td>
-                      <td data-label="Target">{e.target ? <code>{e.target}</code> : <span className="muted">—</span>}</td>
-                      <td data-label="Details"><code className="details">{Object.keys(e.details).length ? JSON.stringify(e.details) : ''}</code></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                testId="audit-table"
+                rows={data.entries}
+                rowKey={(e) => e.id}
+                columns={[
+                  { label: 'When', cell: (e) => <DateText iso={e.at} /> },
+                  { label: 'Action', cell: (e) => <code>{e.action}</code> },
+                  { label: 'Actor', cell: (e) => <>{e.actor.kind} <code>{e.actor.id}</code></> },
+                  { label: 'Target', cell: (e) => (e.target ? <code>{e.target}</code> : <span className="muted">—</span>) },
+                  { label: 'Details', cell: (e) => <code className="details">{Object.keys(e.details).length ? JSON.stringify(e.details) : ''}</code> },
+                ]}
+              />
               <nav className="pager" aria-label="Pages">
                 <span>{num(data.offset + 1)}–{num(data.offset + data.entries.length)} of {num(data.total)}</span>
                 <Button disabled={data.offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</Button>

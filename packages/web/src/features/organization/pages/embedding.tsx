@@ -30,7 +30,8 @@ import {
   type NetworkChoice,
 } from '../api/embedding.ts';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../../../components/ui.tsx';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { APP_PATHS } from '@netloom/protocol/http';
 import { AdminsOnly, OrgTabs, Stat } from '../components/tabs.tsx';
@@ -166,35 +167,28 @@ function NetworksCard({ settings, disclosureText }: { settings: EmbedSettings; d
       {choices.data && choices.data.networks.length > 0 && (
         <>
           {choices.data.networks.length > 8 && <TextField label="Search networks" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />}
-          <table className="table table-responsive" data-testid="embeddable-networks">
-            <thead>
-              <tr>
-                <th scope="col">Network</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Size</th>
-                <th scope="col">Embeddable</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((n: NetworkChoice) => (
-                <tr key={n._id}>
-                  <td data-label="Network">{n.name}</td>
-                  <td data-label="Owner">{n.owner.name}</td>
-                  <td data-label="Size">{num(n.nodeCount)} nodes · {num(n.edgeCount)} edges</td>
-                  <td data-label="Embeddable">
-                    {settings.allOwnedNetworks ? (
-                      <Badge tone="accent">Yes (all owned)</Badge>
-                    ) : (
-                      <label className="check">
-                        <input type="checkbox" checked={n.listed} onChange={(e) => setListed(n._id, e.target.checked)} />
-                        <span>{n.listed ? 'Yes' : 'No'}<span className="visually-hidden"> (embeddable: {n.name})</span></span>
-                      </label>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            testId="embeddable-networks"
+            rows={shown}
+            rowKey={(n) => n._id}
+            columns={[
+              { label: 'Network', cell: (n) => n.name },
+              { label: 'Owner', cell: (n) => n.owner.name },
+              { label: 'Size', cell: (n) => <>{num(n.nodeCount)} nodes · {num(n.edgeCount)} edges</> },
+              {
+                label: 'Embeddable',
+                cell: (n) =>
+                  settings.allOwnedNetworks ? (
+                    <Badge tone="accent">Yes (all owned)</Badge>
+                  ) : (
+                    <label className="check">
+                      <input type="checkbox" checked={n.listed} onChange={(e) => setListed(n._id, e.target.checked)} />
+                      <span>{n.listed ? 'Yes' : 'No'}<span className="visually-hidden"> (embeddable: {n.name})</span></span>
+                    </label>
+                  ),
+              },
+            ]}
+          />
         </>
       )}
       <h3>Data disclosure</h3>
@@ -244,27 +238,27 @@ function ManagedUsersCard() {
       {users.isPending && <Loading />}
       {users.data && users.data.users.length === 0 && <p className="muted">No managed users{status ? ` (${status})` : ''} yet. Your backend creates them with <code>PUT /api/v2/embed/users/:externalId</code>, or add one here.</p>}
       {users.data && users.data.users.length > 0 && (
-        <table className="table table-responsive" data-testid="managed-users">
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Status</th>
-              <th scope="col">Chat</th>
-              <th scope="col">Networks</th>
-              <th scope="col">Last active</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.users.map((u) => (
-              <tr key={u.externalId} data-testid={`managed-${u.externalId}`}>
-                <td data-label="User">
+        <DataTable
+          testId="managed-users"
+          rows={users.data.users}
+          rowKey={(u) => u.externalId}
+          rowAttributes={(u) => ({ 'data-testid': `managed-${u.externalId}` })}
+          columns={[
+            {
+              label: 'User',
+              cell: (u) => (
+                <>
                   {u.displayName} <Badge tone="accent">Embedded</Badge>
                   <div className="muted"><code>{u.externalId}</code></div>
-                </td>
-                <td data-label="Status">{u.status === 'active' ? 'Active' : <Badge tone="private">Deactivated</Badge>}</td>
-                <td data-label="Chat">{u.chatAccess === 'full' ? 'Full' : u.chatAccess === 'presetOnly' ? 'Preset questions' : 'Off'}</td>
-                <td data-label="Networks">
+                </>
+              ),
+            },
+            { label: 'Status', cell: (u) => (u.status === 'active' ? 'Active' : <Badge tone="private">Deactivated</Badge>) },
+            { label: 'Chat', cell: (u) => (u.chatAccess === 'full' ? 'Full' : u.chatAccess === 'presetOnly' ? 'Preset questions' : 'Off') },
+            {
+              label: 'Networks',
+              cell: (u) => (
+                <>
                   {u.networks.length === 0 && <span className="muted">none</span>}
                   <ul className="list-plain">
                     {u.networks.map((n) => (
@@ -276,45 +270,40 @@ function ManagedUsersCard() {
                       </li>
                     ))}
                   </ul>
-                </td>
-                <td data-label="Last active"><DateText iso={u.lastActiveAt} /></td>
-                <td className="actions">
-                  {u.status === 'active' ? (
-                    <>
-                      <Button onClick={() => setGranting(u)} disabled={embeddable.length === 0}>Grant network</Button>
-                      <Button variant="danger" onClick={() => setDeactivating(u)} aria-label={`Deactivate ${u.displayName}`}>Deactivate</Button>
-                    </>
-                  ) : (
-                    <Button onClick={() => reactivate.mutate(u, { onSuccess: () => toast.success(`${u.displayName} is active again (one seat used).`), onError: (err) => toast.failure(err) })}>Reactivate</Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { label: 'Last active', cell: (u) => <DateText iso={u.lastActiveAt} /> },
+            {
+              label: 'Actions',
+              actions: true,
+              cell: (u) =>
+                u.status === 'active' ? (
+                  <>
+                    <Button onClick={() => setGranting(u)} disabled={embeddable.length === 0}>Grant network</Button>
+                    <Button variant="danger" onClick={() => setDeactivating(u)} aria-label={`Deactivate ${u.displayName}`}>Deactivate</Button>
+                  </>
+                ) : (
+                  <Button onClick={() => reactivate.mutate(u, { onSuccess: () => toast.success(`${u.displayName} is active again (one seat used).`), onError: (err) => toast.failure(err) })}>Reactivate</Button>
+                ),
+            },
+          ]}
+        />
       )}
       <CreateManagedUser open={creating} onClose={() => setCreating(false)} />
       <GrantDialog user={granting} networks={embeddable} onClose={() => setGranting(null)} />
-      <Confirm
-        open={deactivating !== null}
+      <ConfirmAction
+        item={deactivating}
         title="Deactivate this managed user?"
         confirmLabel="Deactivate"
         onClose={() => setDeactivating(null)}
-        onConfirm={() =>
-          deactivating === null ? undefined :
-          deactivate
-            .mutateAsync(deactivating)
-            .then(() => {
-              toast.success(`${deactivating.displayName} is deactivated; their seat is free.`);
-              setDeactivating(null);
-            })
-            .catch((err) => toast.failure(err))
-        }
+        run={(u) => deactivate.mutateAsync(u)}
+        done={(u) => `${u.displayName} is deactivated; their seat is free.`}
       >
         <p>
           <strong>{deactivating?.displayName}</strong> loses access to every network and their open sessions end now. The seat becomes free. Reactivating later takes a seat again.
         </p>
-      </Confirm>
+      </ConfirmAction>
     </section>
   );
 }
@@ -384,7 +373,6 @@ function GrantDialog({ user, networks, onClose }: { user: ManagedUser | null; ne
 
 function SessionsCard() {
   const sessions = useLiveSessions();
-  const toast = useToast();
   const [revoking, setRevoking] = useState<LiveSession | null>(null);
   const revoke = useRevokeLiveSession();
   return (
@@ -394,51 +382,32 @@ function SessionsCard() {
       {sessions.isPending && <Loading />}
       {sessions.data && sessions.data.sessions.length === 0 && <p className="muted">No session is open right now.</p>}
       {sessions.data && sessions.data.sessions.length > 0 && (
-        <table className="table table-responsive" data-testid="live-sessions">
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Network</th>
-              <th scope="col">Origin</th>
-              <th scope="col">Started</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last activity</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.data.sessions.map((s) => (
-              <tr key={s.sessionId} data-testid={`session-${s.sessionId}`}>
-                <td data-label="User">{s.user.displayName}</td>
-                <td data-label="Network">{s.network.name}</td>
-                <td data-label="Origin"><code>{s.origin}</code></td>
-                <td data-label="Started"><DateText iso={s.created} /></td>
-                <td data-label="Expires"><DateText iso={s.expiresAt} /></td>
-                <td data-label="Last activity"><DateText iso={s.lastActivityAt} /></td>
-                <td className="actions"><Button variant="danger" onClick={() => setRevoking(s)} aria-label={`Revoke the session of ${s.user.displayName}`}>Revoke</Button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          testId="live-sessions"
+          rows={sessions.data.sessions}
+          rowKey={(x) => x.sessionId}
+          rowAttributes={(x) => ({ 'data-testid': `session-${x.sessionId}` })}
+          columns={[
+            { label: 'User', cell: (x) => x.user.displayName },
+            { label: 'Network', cell: (x) => x.network.name },
+            { label: 'Origin', cell: (x) => <code>{x.origin}</code> },
+            { label: 'Started', cell: (x) => <DateText iso={x.created} /> },
+            { label: 'Expires', cell: (x) => <DateText iso={x.expiresAt} /> },
+            { label: 'Last activity', cell: (x) => <DateText iso={x.lastActivityAt} /> },
+            { label: 'Actions', actions: true, cell: (x) => <Button variant="danger" onClick={() => setRevoking(x)} aria-label={`Revoke the session of ${x.user.displayName}`}>Revoke</Button> },
+          ]}
+        />
       )}
-      <Confirm
-        open={revoking !== null}
+      <ConfirmAction
+        item={revoking}
         title="Revoke this session?"
         confirmLabel="Revoke session"
         onClose={() => setRevoking(null)}
-        onConfirm={() =>
-          revoking === null ? undefined :
-          revoke
-            .mutateAsync(revoking.sessionId)
-            .then(() => {
-              toast.success('Session revoked: the viewer closes at its next request.');
-              setRevoking(null);
-            })
-            .catch((err) => toast.failure(err))
-        }
+        run={(x) => revoke.mutateAsync(x.sessionId)}
+        done={() => 'Session revoked: the viewer closes at its next request.'}
       >
         <p>The viewer of <strong>{revoking?.user.displayName}</strong> on <strong>{revoking?.network.name}</strong> ends now (it reports <code>session.expired</code> to your page).</p>
-      </Confirm>
+      </ConfirmAction>
     </section>
   );
 }

@@ -23,7 +23,8 @@ import {
 import { settableRoles } from '../roles.ts';
 import { useSession } from '../../../api/session.ts';
 import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, Select, TextField, num } from '../../../components/ui.tsx';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { Confirm, ConfirmAction, Dialog } from '../../../components/dialog.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { APP_PATHS } from '@netloom/protocol/http';
 import { OrgTabs, Stat } from '../components/tabs.tsx';
@@ -57,6 +58,8 @@ export default function OrganizationMembers() {
     );
   }
   const people = (members.data?.members ?? []).filter((m) => !m.embedded);
+  const isSelf = (m: OrgMember) => m._id === session?.user.id;
+  const rolesFor = (m: OrgMember) => (canManage && !isSelf(m) ? settableRoles(o?.role, m.role) : []);
   const managed = (members.data?.members ?? []).filter((m) => m.embedded);
   return (
     <>
@@ -103,61 +106,50 @@ export default function OrganizationMembers() {
         <ErrorNotice error={members.error} />
         {members.isPending && <Loading />}
         {members.data && (
-          <table className="table table-responsive" data-testid="members-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Joined</th>
-                {canManage && <th scope="col"><span className="visually-hidden">Actions</span></th>}
-              </tr>
-            </thead>
-            <tbody>
-              {people.map((m) => {
-                const self = m._id === session?.user.id;
-                const roles = canManage && !self ? settableRoles(o?.role, m.role) : [];
-                return (
-                  <tr key={m._id} data-testid={`member-${m.email}`}>
-                    <td data-label="Name">{m.name} {self && <Badge>You</Badge>}</td>
-                    <td data-label="E-mail">{m.email}</td>
-                    <td data-label="Role">
-                      {roles.length > 0 ? (
-                        <select
-                          className="input input-compact"
-                          aria-label={`Role of ${m.name}`}
-                          value={m.role}
-                          onChange={(e) =>
-                            setRole.mutate(
-                              { id: m._id, role: e.target.value as OrgRole },
-                              { onSuccess: (r) => toast.success(`${r.name} is now ${r.role}.`), onError: (err) => toast.failure(err) },
-                            )
-                          }
-                        >
-                          {roles.map((r) => <option key={r} value={r}>{r}</option>)}
-                        </select>
-                      ) : (
-                        m.role
-                      )}
-                    </td>
-                    <td data-label="Status">{m.status === 'active' ? 'Active' : <Badge tone="private">{m.status === 'suspended' ? 'Suspended' : 'Unverified'}</Badge>}</td>
-                    <td data-label="Joined"><DateText iso={m.joined} /></td>
-                    {canManage && (
-                      <td className="actions">
-                        {!self && m.status === 'suspended' && (
-                          <Button onClick={() => reinstate.mutate(m._id, { onSuccess: (r) => toast.success(`${r.name} is active again.`), onError: (err) => toast.failure(err) })}>Reinstate</Button>
-                        )}
-                        {!self && m.status !== 'suspended' && (
-                          <Button variant="danger" onClick={() => setSuspending(m)} aria-label={`Suspend ${m.name}`}>Suspend</Button>
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            testId="members-table"
+            rows={people}
+            rowKey={(m) => m._id}
+            rowAttributes={(m) => ({ 'data-testid': `member-${m.email}` })}
+            columns={[
+              { label: 'Name', cell: (m) => <>{m.name} {isSelf(m) && <Badge>You</Badge>}</> },
+              { label: 'E-mail', cell: (m) => m.email },
+              {
+                label: 'Role',
+                cell: (m) =>
+                  rolesFor(m).length > 0 ? (
+                    <select
+                      className="input input-compact"
+                      aria-label={`Role of ${m.name}`}
+                      value={m.role}
+                      onChange={(e) =>
+                        setRole.mutate(
+                          { id: m._id, role: e.target.value as OrgRole },
+                          { onSuccess: (r) => toast.success(`${r.name} is now ${r.role}.`), onError: (err) => toast.failure(err) },
+                        )
+                      }
+                    >
+                      {rolesFor(m).map((r) => <option key={r} value={r}>{r}</option>)}
+                    </select>
+                  ) : (
+                    m.role
+                  ),
+              },
+              { label: 'Status', cell: (m) => (m.status === 'active' ? 'Active' : <Badge tone="private">{m.status === 'suspended' ? 'Suspended' : 'Unverified'}</Badge>) },
+              { label: 'Joined', cell: (m) => <DateText iso={m.joined} /> },
+              canManage && {
+                label: 'Actions',
+                actions: true,
+                // only where the role could be set: only an Owner suspends or reinstates an Owner (roles.ts)
+                cell: (m) =>
+                  rolesFor(m).length === 0 ? null : m.status === 'suspended' ? (
+                    <Button onClick={() => reinstate.mutate(m._id, { onSuccess: (r) => toast.success(`${r.name} is active again.`), onError: (err) => toast.failure(err) })}>Reinstate</Button>
+                  ) : (
+                    <Button variant="danger" onClick={() => setSuspending(m)} aria-label={`Suspend ${m.name}`}>Suspend</Button>
+                  ),
+              },
+            ]}
+          />
         )}
         {managed.length > 0 && (
           <p className="muted">
@@ -187,26 +179,18 @@ export default function OrganizationMembers() {
           The networks you created in <strong>{o?.name}</strong> stay the organization's (you keep owning them); the organization credentials you created are revoked. Your personal networks were never the organization's. To join again you need a new invitation.
         </p>
       </Confirm>
-      <Confirm
-        open={suspending !== null}
+      <ConfirmAction
+        item={suspending}
         title="Suspend this member?"
         confirmLabel="Suspend"
         onClose={() => setSuspending(null)}
-        onConfirm={() =>
-          suspending === null ? undefined :
-          suspend
-            .mutateAsync(suspending._id)
-            .then((r) => {
-              toast.success(`${r.name} is suspended.`);
-              setSuspending(null);
-            })
-            .catch((err) => toast.failure(err))
-        }
+        run={(m) => suspend.mutateAsync(m._id)}
+        done={(_m, r) => `${r.name} is suspended.`}
       >
         <p>
           <strong>{suspending?.name}</strong> is signed out everywhere at once, and their own API credentials stop working. Their networks stay. You can reinstate them later.
         </p>
-      </Confirm>
+      </ConfirmAction>
     </>
   );
 }
