@@ -297,6 +297,13 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: sid2 }, json: { combined: true } }), 201, 'generate survey networks');
   expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: sid2 }, json: { nonRespondents: 'all' } }), 400, 'bad generation');
   expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(strangerToken), params: { id: sid2 }, json: {} }), 404, 'generate in another directory');
+  expect(await api.call('POST /api/v2/surveys/{id}/compare', { ...as(userToken), params: { id: sid2 }, json: {} }), 409, 'compare a first wave');
+  const nextWave = expect(await api.call('POST /api/v2/surveys/{id}/copy', { ...as(userToken), params: { id: sid2 }, json: { wave: true } }), 201, 'wave to compare').json;
+  const nwId = String(nextWave?._id ?? 'none');
+  expect(await api.call('PUT /api/v2/surveys/{id}', { ...as(userToken), params: { id: nwId }, json: { status: 'collecting' } }), 200, 'launch the wave');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: nwId }, json: { combined: true } }), 201, 'generate the wave');
+  expect(await api.call('POST /api/v2/surveys/{id}/compare', { ...as(userToken), params: { id: nwId }, json: { question: 'combined', attribute: 'team' } }), 200, 'compare waves');
+  expect(await api.call('POST /api/v2/surveys/{id}/compare', { ...as(strangerToken), params: { id: nwId }, json: {} }), 404, 'compare waves of another directory');
   expect(await api.call('DELETE /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' } }), 200, 'erase response');
   expect(await api.call('POST /api/v2/surveys/{id}/links/{employeeId}/reissue', { ...as(userToken), params: { id: sid2, employeeId: 'P2' } }), 200, 'reissue');
   expect(await api.call('GET /s/api/{token}', { params: { token: p2 } }), 410, 'revoked link');

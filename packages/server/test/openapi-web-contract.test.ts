@@ -254,6 +254,18 @@ test('every operation of /app/api/openapi.json answers as documented', async () 
   expect(await web(standard, 'POST /app/api/surveys/{id}/networks', { params: { id: wsId }, json: { dryRun: true } }), 200, 'preview survey networks');
   expect(await web(standard, 'POST /app/api/surveys/{id}/networks', { params: { id: wsId }, json: { combined: true, nonRespondents: 'reconstruct' } }), 201, 'generate survey networks');
   expect(await web(outsiderBrowser, 'POST /app/api/surveys/{id}/networks', { params: { id: wsId }, json: {} }), 404, 'generate in another directory');
+  expect(await web(standard, 'POST /app/api/surveys/{id}/compare', { params: { id: wsId }, json: {} }), 409, 'compare a first wave');
+  const wave2 = expect(await web(standard, 'POST /app/api/surveys/{id}/copy', { params: { id: wsId }, json: { wave: true } }), 201, 'a wave to compare').json;
+  const w2Id = String(wave2?._id ?? 'none');
+  expect(await web(standard, 'PUT /app/api/surveys/{id}', { params: { id: w2Id }, json: { status: 'collecting' } }), 200, 'launch wave 2');
+  const w2Nets = expect(await web(standard, 'POST /app/api/surveys/{id}/networks', { params: { id: w2Id }, json: { combined: true, nonRespondents: 'reconstruct' } }), 201, 'generate wave 2').json;
+  expect(await web(standard, 'POST /app/api/surveys/{id}/compare', { params: { id: w2Id }, json: { question: 'advice' } }), 200, 'compare waves');
+  expect(await web(outsiderBrowser, 'POST /app/api/surveys/{id}/compare', { params: { id: w2Id }, json: {} }), 404, 'compare waves of another directory');
+  const w2Advice = String((w2Nets?.networks as { _id: string }[] | undefined)?.[0]?._id ?? 'none');
+  const w1Advice = String(((await web(standard, 'GET /app/api/surveys/{id}', { params: { id: wsId } })).json?.networks as { _id: string; question: string }[] | undefined)?.find((n) => n.question === 'advice')?._id ?? 'none');
+  expect(await web(standard, 'POST /app/api/networks/compare', { json: { a: w1Advice, b: w2Advice } }), 200, 'compare two networks');
+  expect(await web(outsiderBrowser, 'POST /app/api/networks/compare', { json: { a: w1Advice, b: w2Advice } }), 404, 'compare networks of another directory');
+  expect(await web(browser(), 'POST /app/api/networks/compare', { json: { a: w1Advice, b: w2Advice } }), 401, 'compare signed out');
   expect(await web(standard, 'DELETE /app/api/surveys/{id}/responses/{employeeId}', { params: { id: wsId, employeeId: 'W1' } }), 200, 'erase response');
   expect(await web(standard, 'POST /app/api/surveys/{id}/links/{employeeId}/reissue', { params: { id: wsId, employeeId: 'W2' } }), 200, 'reissue');
   expect(await web(standard, 'POST /app/api/surveys/{id}/links/{employeeId}/revoke', { params: { id: wsId, employeeId: 'W2' } }), 200, 'revoke');

@@ -5,6 +5,7 @@
  */
 import { Type } from 'typebox';
 import { ref } from './ref.ts';
+import { NetworkCompareSchema } from './analysis.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -201,6 +202,29 @@ export const SurveyNetworksPreviewSchema = Type.Object(
   { $id: 'SurveyNetworksPreview', additionalProperties: false },
 );
 
+export const SurveyCompareBody = Type.Object(
+  {
+    question: Type.Optional(Type.String({ minLength: 1, description: 'A relationship question id or "combined"; default: the first with a generated network in both waves.' })),
+    attribute: Type.Optional(Type.String({ minLength: 1, description: 'Node attribute whose groups are compared (e.g. a custom field label such as `Team`).' })),
+    metrics: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 8, description: 'Node-metric ids compared per node (scope `metrics:write` and the metrics plan).' })),
+    minGroupSize: Type.Optional(Type.Integer({ minimum: 1, description: 'Never below the larger of the two surveys\' minimum group sizes.' })),
+    metricEdgeWeights: Type.Optional(Type.Union([Type.Boolean(), Type.String({ minLength: 1 })])),
+  },
+  { $id: 'SurveyCompareBody', additionalProperties: false },
+);
+
+const WaveSide = Type.Object({ surveyId: Type.String(), wave: Type.Integer({ minimum: 1 }), networkId: Type.String(), name: Type.String() }, { additionalProperties: false });
+export const SurveyCompareSchema = Type.Object(
+  {
+    question: Type.String({ description: 'The question compared (id, or `combined`).' }),
+    minGroupSize: Type.Integer({ minimum: 1, description: 'The minimum group size the group changes were computed with.' }),
+    a: WaveSide,
+    b: WaveSide,
+    comparison: ref(NetworkCompareSchema),
+  },
+  { $id: 'SurveyCompare', additionalProperties: false, description: '`a` = the previous wave, `b` = this survey; `comparison` as POST /networks/compare answers it.' },
+);
+
 const ResponseStatus = Type.Union([Type.Literal('notStarted'), Type.Literal('inProgress'), Type.Literal('submitted')]);
 
 export const SurveyLinkSchema = Type.Object(
@@ -316,6 +340,8 @@ export const DeliverySchema = Type.Object(
 export const DeliveriesSchema = Type.Object({ enabled: Type.Boolean({ description: 'false: SMTP_URL is not set; nothing is e-mailed.' }), deliveries: Type.Array(ref(DeliverySchema)) }, { $id: 'SurveyDeliveries', additionalProperties: false });
 
 export const SURVEY_SCHEMAS = [
+  SurveyCompareBody,
+  SurveyCompareSchema,
   GenerateOptions,
   SurveyGeneratedSchema,
   SurveyNetworksBody,

@@ -7,6 +7,7 @@
  *   GET /surveys/:id/tracking   GET /surveys/:id/deliveries                               (surveys:read)
  *   GET /surveys/:id/responses   PUT/DELETE /surveys/:id/responses/:employeeId            (responses:*)
  *   POST /surveys/:id/networks (generate networks, or preview with dryRun)   (surveys:write, networks:write)
+ *   POST /surveys/:id/compare (this wave's network against the previous wave's)   (surveys:read, networks:read)
  * Registered twice (http/route-surface.ts): under /api/v2 for credentials with scopes, and under /app/api
  * for the web application (session cookie + CSRF; `{ surface: 'web' }`), with the same schemas and handlers.
  * Thin: the caller's directory, one domain command, present.
@@ -23,6 +24,8 @@ import { changeLink, linksFile, listLinks } from '../domain/surveys/distribution
 import { listDeliveryStates } from '../domain/surveys/mailer.ts';
 import { deleteResponse, enterResponse, listResponses, tracking } from '../domain/surveys/responses.ts';
 import { generateNetworks } from '../domain/surveys/generate.ts';
+import { compareWaves } from '../domain/surveys/compare-waves.ts';
+import { withDisconnect } from '../http/metric-reply.ts';
 import { copySurvey, createSurvey, deleteSurvey, getSurveyResource, listSurveys, updateSurvey } from '../domain/surveys/surveys.ts';
 import {
   DeletedSchema,
@@ -34,6 +37,8 @@ import {
   ResponseListSchema,
   ResponseSchema,
   SurveyBody,
+  SurveyCompareBody,
+  SurveyCompareSchema,
   SurveyCopyBody,
   SurveyLinkSchema,
   SurveyLinksSchema,
@@ -130,6 +135,27 @@ export async function surveyRoutes(app: App, opts: SurfaceOptions): Promise<void
     async (request, reply) => {
       const out = await generateNetworks(deps, dirOf(request), request.params.id, request.body);
       return reply.code(out.status).send(out.body);
+    },
+  );
+
+  app.post(
+    '/surveys/:id/compare',
+    {
+      config: surface.config('surveys', 'read'),
+      schema: on({
+        summary: "Compare this wave with the previous one: a question's network in both waves, through POST /networks/compare",
+        description:
+          '`a` is the previous wave (`previousWaveId`), `b` this survey. Needs the networks of the question generated in both waves (409 otherwise, and for a first wave). Group changes never go below the larger of the two surveys\' minimum group sizes. Scopes `surveys:read` and `networks:read` (with `metrics` also `metrics:write`).',
+        tags,
+        params: Id,
+        body: ref(SurveyCompareBody),
+        response: { 200: ref(SurveyCompareSchema), ...problemResponses(400, 403, 404, 409, 422) },
+      }),
+    },
+    async (request, reply) => {
+      const dir = dirOf(request);
+      const startedAt = Date.now() - reply.elapsedTime;
+      return withDisconnect(reply, async (signal) => ({ json: await compareWaves({ ...app.metricRunDeps, log: request.log }, dir, request.params.id, request.body, { signal, startedAt }) }));
     },
   );
 

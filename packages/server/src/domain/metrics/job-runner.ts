@@ -45,6 +45,7 @@ import {
 } from '../../store/metric-jobs.ts';
 import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { surveyGroupFloor, withGroupFloor } from './survey-groups.ts';
 import { loadStoredNetwork, metricById } from './runs.ts';
 import { computeMerge, computeMetric, computeShard, MetricCancelled, writeBack, type ComputeDeps, type MetricRunDeps, type NodeValues, type RunOptions } from './compute.ts';
 import { addPartials, decodePartials, encodePartials, gunzipBytes, gzipBytes, problemOf } from './job-codec.ts';
@@ -307,10 +308,12 @@ export class JobRunner {
         throw new DomainError('CONFLICT', 'the network changed after the job was created; nothing was written — submit the job again');
       }
       const text = stored.text;
+      // a survey network's group reports never go below the survey's minimum group size (survey-groups.ts)
+      const floor = await surveyGroupFloor(this.opts.db, row.network_id);
       return {
         nodeCount: stored.net.node_count,
         stored: { id: row.network_id, version: stored.version, text },
-        task: (params) => ({ kind: 'stored', text: freshCopy(text), networkDirected: stored.directed, params }),
+        task: (params) => ({ kind: 'stored', text: freshCopy(text), networkDirected: stored.directed, params: withGroupFloor(params, floor) }),
       };
     }
     const source = row.input_gz ? row : await getJobRow(this.opts.db, row.parent_id ?? '');

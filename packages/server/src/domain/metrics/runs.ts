@@ -18,6 +18,7 @@ import { ownedBytes, parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { Database } from '../../store/schema.ts';
 import { getNetwork, getNetworkJSONGzip, type NetworkRecord } from '../../store/networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
+import { surveyGroupFloor, withGroupFloor } from './survey-groups.ts';
 import { DomainError, invalidArgs } from '../errors.ts';
 import { METRIC_PLANS } from '../identity/users.ts';
 import { effectivePlan } from '../networks/ownership.ts';
@@ -27,6 +28,8 @@ import type { LiveSession } from '../embedding/sessions.ts';
 import type { ComputeFn } from '../embedding/chat.ts';
 import { getOrganizationById } from '../../store/organizations.ts';
 import { computeMetric, writeBack, type MetricAnswer, type MetricRunDeps, type NodeValues, type RunOptions } from './compute.ts';
+/** The types of a run, for the flows built on these (compute.ts defines them). */
+export type { MetricAnswer, MetricRunDeps, RunOptions };
 
 const gunzipAsync = promisify(gunzip);
 
@@ -88,6 +91,7 @@ export async function runStoredMetric(deps: MetricRunDeps, p: Principal, metric:
   requireScopeOf(p, 'networks:read');
   requireScopeOf(p, 'networks:write');
   const stored = await loadStoredNetwork(deps.db, p, networkId, metric.kind === 'node' ? 'edit' : 'read');
+  if (metric.id === 'groups') params = withGroupFloor(params, await surveyGroupFloor(deps.db, networkId));
   const result = await computeMetric(deps, metric, { kind: 'stored', text: stored.text, networkDirected: stored.directed, params }, { ...opts, writeBack: metric.kind === 'node', nodeCount: stored.net.node_count });
   if (result.kind === 'deferred') throw new Error('unexpected deferred reply for a stored network');
   deps.log?.info({ metric: metric.id, networkId, nodes: result.stats.nodeCount, edges: result.stats.edgeCount, parseMs: result.stats.parseMs, computeMs: result.stats.computeMs }, 'metric computed');
@@ -208,7 +212,9 @@ export async function checkSessionMetric(deps: MetricRunDeps, ctx: EmbedContext,
  * allowance, then one run at a time per session.
  */
 export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown, clientIp: string, opts: RunOptions = {}): Promise<Uint8Array> {
-  const { metric, owner, params } = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody, clientIp);
+  const checked = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody, clientIp);
+  const { metric, owner } = checked;
+  const params = metric.id === 'groups' ? withGroupFloor(checked.params, await surveyGroupFloor(deps.db, live.session.network_id)) : checked.params;
   const lockKey = `session:${live.session.id}:metric`;
   if (!(await ctx.state.acquire(lockKey, deps.limits.metricTimeoutMs + 10_000, ctx.now()))) {
     throw new RateLimitedError('one metric calculation at a time per session; another one is running', 1);

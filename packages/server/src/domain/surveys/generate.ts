@@ -12,7 +12,8 @@
  * reconstruct | reciprocated (default keep), minRating?: whole number ≥ 1, fields?: [custom field keys]
  * (default: every non-sensitive field), dryRun?: Boolean }`. A sensitive field goes into the network only
  * when `fields` names it, never in a pseudonymised survey (400). In `pseudonymised` surveys node ids and
- * labels are the stable pseudonyms (links.ts) and no name, e-mail, sensitive field or free-text answer
+ * labels are stable pseudonyms (links.ts; seeded by the first wave, so every wave gives a person the same
+ * code and waves compare) and no name, e-mail, sensitive field or free-text answer
  * is written. Scopes: `surveys:write` (route) and `networks:write` (here; not for a dry run); Edit access
  * to the survey (View for a dry run). Audited as `survey.networks.generated` (ids and counts only).
  */
@@ -23,7 +24,7 @@ import { inTransaction, nowIso } from '../../store/db.ts';
 import { getNetwork, updateNetwork } from '../../store/networks.ts';
 import { allEmployees, listCustomFields } from '../../store/people.ts';
 import type { Database } from '../../store/schema.ts';
-import { getRosterIds, listAnswers, listRespondents, listSurveyNetworks, updateSurvey, upsertSurveyNetwork, type SurveyRecord } from '../../store/surveys.ts';
+import { getRosterIds, getSurvey, listAnswers, listRespondents, listSurveyNetworks, updateSurvey, upsertSurveyNetwork, type SurveyRecord } from '../../store/surveys.ts';
 import { DomainError, invalidArgs, type ProblemItem } from '../errors.ts';
 import { requireScopeOf } from '../metrics/runs.ts';
 import { createNetwork } from '../networks/create.ts';
@@ -104,6 +105,20 @@ function checkBody(body: unknown, survey: SurveyRecord, fieldRows: { key: string
   return { options: { questions: questions === 'each' ? 'each' : chosen.map((q) => q.id), combined: o.combined === true, nonRespondents: mode, ...(o.minRating !== undefined ? { minRating: o.minRating as number } : {}), fields }, chosen, dryRun: o.dryRun === true };
 }
 
+/**
+ * The first wave of a survey's chain of waves (`previousWaveId`): its id seeds the pseudonyms of
+ * generated networks, so a person has the same code in every wave and waves compare by node id.
+ */
+async function firstWaveOf(db: Kysely<Database>, survey: SurveyRecord): Promise<string> {
+  let s = survey;
+  for (let i = 0; i < 1000 && s.previous_wave_id; i++) {
+    const prev = await getSurvey(db, s.previous_wave_id);
+    if (!prev || prev.dir !== survey.dir) break;
+    s = prev;
+  }
+  return s.id;
+}
+
 /** Everything a build needs from the store, for one survey and options. */
 async function loadInput(deps: GenerateDeps, survey: SurveyRecord, c: Checked): Promise<Omit<BuildInput, 'nonRespondents'> & { respondents: number }> {
   const [rosterText, respondents, employees, fieldRows, answerRows] = await Promise.all([
@@ -150,6 +165,7 @@ async function loadInput(deps: GenerateDeps, survey: SurveyRecord, c: Checked): 
       return { question: q, attribute };
     });
   const key = pseudonymised ? await linkKey(deps.db, deps.config) : null;
+  const codeSurvey = pseudonymised ? await firstWaveOf(deps.db, survey) : survey.id;
   const people = order.map((eid) => {
     const e = byEid.get(eid)!;
     const values = JSON.parse(e.fields) as Record<string, unknown>;
@@ -167,7 +183,7 @@ async function loadInput(deps: GenerateDeps, survey: SurveyRecord, c: Checked): 
     answers,
     minRating: c.options.minRating,
     combined: c.options.combined,
-    identity: key ? (eid) => ({ id: pseudonymOf(key, survey.id, eid), name: pseudonymOf(key, survey.id, eid) }) : (eid) => ({ id: eid, name: byEid.get(eid)?.name ?? eid }),
+    identity: key ? (eid) => ({ id: pseudonymOf(key, codeSurvey, eid), name: pseudonymOf(key, codeSurvey, eid) }) : (eid) => ({ id: eid, name: byEid.get(eid)?.name ?? eid }),
     respondents: respondents.length,
   };
 }

@@ -41,7 +41,7 @@ function Overview({ t }: { t: Tracking }) {
       <h2 id="rate-h" className="visually-hidden">
         Response rate
       </h2>
-      <div className="stats" data-testid="tracking-counts">
+      <div className="stats tracking-stats" data-testid="tracking-counts">
         <div className="stat">
           <div className="stat-label">Response rate</div>
           <div className="stat-value" data-testid="tracking-rate">
