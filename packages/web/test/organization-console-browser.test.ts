@@ -88,7 +88,7 @@ describe('organization console in the browser', { skip: skipBrowser }, () => {
     // Provision a managed user and grant View.
     await page.getByRole('button', { name: 'New managed user' }).click();
     // chat defaults to Full, as the API; the dialog's buttons stand apart
-    assert.equal(await page.getByLabel('AI chat').inputValue(), 'full');
+    assert.equal(await page.getByRole('dialog').getByLabel('AI chat').inputValue(), 'full');
     const cancelBox = await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).boundingBox();
     const createBox = await page.getByRole('dialog').getByRole('button', { name: 'Create', exact: true }).boundingBox();
     assert.ok(cancelBox && createBox && createBox.x - (cancelBox.x + cancelBox.width) >= 8, `gap between Cancel and Create: ${createBox && cancelBox ? createBox.x - (cancelBox.x + cancelBox.width) : '?'} px`);
