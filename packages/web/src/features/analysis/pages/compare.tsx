@@ -67,6 +67,7 @@ function Movers({ view }: { view: CompareView }) {
       {top.length === 0 ? (
         <p className="muted">Nobody's number of ties changed.</p>
       ) : (
+        <div className="table-scroll">
         <table className="table" data-testid="compare-movers">
           <caption className="visually-hidden">People whose total degree changed most</caption>
           <thead>
@@ -88,6 +89,7 @@ function Movers({ view }: { view: CompareView }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );
@@ -173,7 +175,7 @@ export default function ComparePage() {
             <option value="">Choose…</option>
             {waveSurveys.map((s) => (
               <option key={s._id} value={s._id}>
-                {s.name} (wave {s.wave})
+                {s.name.includes(`(wave ${s.wave})`) ? s.name : `${s.name} (wave ${s.wave})`}
               </option>
             ))}
           </Select>
