@@ -13,6 +13,13 @@ const layer = (files, patterns, opts = {}) => ({
 const routeNoStore = { regex: '(^|/)store/', message: 'routes call one domain command; they never import store/' };
 const serverPackage = { group: ['netloom', 'netloom/*'], message: 'the server is not a library' };
 const outOfPackage = (names, message) => ({ regex: `^(\\.\\./)+(${names.join('|')})(/|$)`, message });
+/** What the web app never imports: it talks to the server over HTTP, its wire types come from the contract. */
+const webOutside = [
+  serverPackage,
+  { group: ['@netloom/server', '@netloom/server/*', '@netloom/engine', '@netloom/engine/*'], message: 'the web app talks to the server over HTTP only; wire types come from @netloom/protocol/http' },
+  outOfPackage(['server', 'engine'], 'the web app talks to the server over HTTP only'),
+  { regex: '(^|/)packages/(server|engine)(/|$)', message: 'the web app talks to the server over HTTP only' },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'data/**', '**/dist/**', 'packages/*/public/**'] },
@@ -48,12 +55,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['@netloom/protocol/http', '@netloom/protocol/http/*'], allowTypeImports: true, message: 'the HTTP contract (TypeBox) stays out of the viewer and the SDK: import its types only (import type)' + see }] }] },
   },
   // web app ↛ server internals: it talks to the server over HTTP only.
-  layer(['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'], [
-    serverPackage,
-    { group: ['@netloom/server', '@netloom/server/*', '@netloom/engine', '@netloom/engine/*'], message: 'the web app talks to the server over HTTP only; wire types come from @netloom/protocol/http' },
-    outOfPackage(['server', 'engine'], 'the web app talks to the server over HTTP only'),
-    { regex: '(^|/)packages/(server|engine)(/|$)', message: 'the web app talks to the server over HTTP only' },
-  ]),
+  layer(['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'], webOutside),
   // The web app's wire types are the shared contract's (issue 20): api/types.ts (and a feature's own
   // api/types.ts) holds only `Static<>` aliases of @netloom/protocol/http schemas (and types derived from
   // them), never a shape written out by hand.
@@ -67,6 +69,23 @@ export default tseslint.config(
         { selector: 'TSTypeAliasDeclaration > TSUnionType', message: 'a union of literals is the contract\'s (Static<> of its schema), not written here (docs/architecture.md "Web app")' },
         { selector: "ImportDeclaration[source.value!='@netloom/protocol/http'][source.value!='typebox']", message: 'a types.ts of api/ imports only the contract (@netloom/protocol/http) and typebox\'s Static' },
         { selector: ':matches(VariableDeclaration, FunctionDeclaration, ClassDeclaration, TSEnumDeclaration)', message: 'a types.ts of api/ holds type aliases only' },
+      ],
+    },
+  },
+  // Pages and components call hooks (features/*/api/, api/session.ts, api/metrics.ts); only hooks call the client
+  // and TanStack Query (docs/architecture.md "Web app").
+  {
+    files: ['packages/web/src/features/*/pages/**/*.tsx', 'packages/web/src/features/*/components/**/*.tsx', 'packages/web/src/components/**/*.tsx', 'packages/web/src/shell.tsx', 'packages/web/src/routes.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@tanstack/react-query', message: 'pages and components call the hooks of their feature (features/<feature>/api/), not TanStack Query (docs/architecture.md "Web app")' }],
+          patterns: [
+            { regex: '(^|/)api/client\\.ts$', importNames: ['api', 'request'], message: 'pages and components call hooks; only the hooks in api/ modules call the client (docs/architecture.md "Web app")' },
+            ...webOutside.map((p) => ({ ...p, message: p.message + see })),
+          ],
+        },
       ],
     },
   },

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { metrics } from '@netloom/engine';
 import { testApp, bearer, basic, smallNetwork, type TestApp } from './helpers/app.ts';
 import { ContractChecker, type Answer } from './helpers/contract.ts';
+import { VIEW } from './helpers/embed.ts';
 
 const OPERATOR = 'op_contract_0123456789abcdefghijklmnopqrstuvwxyz';
 const ORIGIN = 'https://host.example.com';
@@ -182,16 +183,6 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   const q = Object.fromEntries(link.searchParams) as Record<string, string>;
   expect(await api.call('GET /api/v2/embed/data/{sessionId}', { params: { sessionId: sid }, query: q }), 200, 'data link');
   expect(await api.call('GET /api/v2/embed/data/{sessionId}', { params: { sessionId: sid }, query: { ...q, sig: 'x' + q.sig.slice(1) } }), 403, 'bad signature');
-  const VIEW = {
-    name: 'Sales only',
-    description: 'filtered',
-    layers: [
-      { id: 'l1', operation: 'Filter', appliedTo: 'nodes', attribute: 'team', attType: 'string', hidden: false, values: ['Sales'] },
-      { id: 'l2', operation: 'Calculate', summary: 'Betweenness Centrality', readOnly: true },
-    ],
-    camera: { x: 0.5, y: 0.5, ratio: 1, angle: 0 },
-    display: { backgroundColor: '#ffffff', showLabels: 'always', showEdges: true },
-  };
   const view = expect(await api.call('POST /api/v2/embed/viewer/views', { ...v, json: VIEW }), 201, 'save view').json;
   expect(await api.call('POST /api/v2/embed/viewer/views', { ...v, json: { ...VIEW, camera: { x: 'left' } } }), 400, 'bad view');
   expect(await api.call('GET /api/v2/embed/viewer/views', v), 200, 'views');

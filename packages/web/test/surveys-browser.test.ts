@@ -455,6 +455,42 @@ test("an owner enters someone's answers with the respondent components, erases a
   await resp.close();
 });
 
+test('an edit after launch creates a new version; privacy only becomes stricter, and pseudonymised tracking names nobody', { skip: skipBrowser }, async () => {
+  const page = admin;
+  await page.getByRole('link', { name: 'Questions' }).click();
+  await page.getByText('Saving a change to the questions creates version 2').waitFor();
+  assert.equal(await page.getByLabel('Privacy').locator('option[value="identified"]').isDisabled(), true, 'privacy never becomes looser after launch');
+  await page.locator('[data-question="q4"]').getByLabel('Question 4 text').fill('How connected do you feel to the organization?');
+  await page.getByRole('status').filter({ hasText: 'saving creates version 2' }).waitFor();
+  await page.getByLabel('Privacy').selectOption('pseudonymised');
+  await page.getByRole('button', { name: 'Save as a new version' }).click();
+  await page.getByText('Saved as question version 2.').waitFor();
+  const s = await env.api('GET', `/api/v2/surveys/${surveyId}`);
+  assert.equal(s.body.version, 2);
+  assert.equal(s.body.privacy, 'pseudonymised');
+  const r = await env.api('GET', `/api/v2/surveys/${surveyId}/responses`);
+  const versions = (r.body.responses as { versions: Record<string, number> }[]).map((x) => x.versions.q4);
+  assert.ok(versions.every((v) => v === 1), 'answers keep the version they answered');
+
+  await page.getByRole('link', { name: 'Tracking' }).click();
+  await page.getByText('This survey is pseudonymised: who has not started is never shown.').waitFor();
+  assert.equal(await page.getByTestId('not-started').count(), 0);
+  const table = await page.getByTestId('responses-table').innerText();
+  assert.match(table, /P-[A-Z0-9]+/);
+  for (const p of PEOPLE) assert.ok(!table.includes(p.name), `a pseudonymised survey's responses never name ${p.name}`);
+  await noAxe(page, 'tracking (pseudonymised)');
+
+  // Sharing (owner): the dialog lists the shares and says why the service refused one.
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const share = page.getByRole('dialog', { name: 'Share this survey' });
+  await share.getByText('Not shared with anyone.').waitFor();
+  await share.getByLabel('E-mail of a member').fill('nobody@example.com');
+  await share.getByRole('button', { name: 'Share', exact: true }).click();
+  await share.getByRole('alert').waitFor();
+  await noAxe(page, 'share dialog');
+  await share.getByRole('button', { name: 'Close' }).click();
+});
+
 test('the Surveys pages fit a 390-px phone', { skip: skipBrowser }, async () => {
   const page = await env.newPage({ width: 390, height: 800 });
   await signIn(page, env.base, env.owner.email, env.owner.password);

@@ -4,7 +4,7 @@
  * `Prefer: respond-async` (RFC 7240) that turns a run into a job (docs/jobs.md).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MetricCancelled, type MetricAnswer } from '../domain/metrics/runs.ts';
+import { MetricCancelled, type MetricAnswer } from '../domain/metrics/compute.ts';
 
 /** An AbortSignal that fires when the client goes away before the answer is sent. */
 function disconnectSignal(reply: FastifyReply): { signal: AbortSignal; done: () => void } {

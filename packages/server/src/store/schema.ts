@@ -7,13 +7,15 @@
  * so ordering and equality behave the same; booleans are integers 0/1; JSON columns are TEXT.
  */
 import type { Generated } from 'kysely';
+import type { EmbedOrgPermission, SharePermission } from '@netloom/protocol/http';
 
 export type Plan = 'free' | 'pro' | 'enterprise' | 'partner';
 export type UserStatus = 'active' | 'suspended' | 'unverified';
 export type UserKind = 'regular' | 'managed';
 export type OrgRole = 'Owner' | 'Admin' | 'Standard User' | 'Access-only' | 'Simplified Access-only';
 export type NetworkStatus = 'Public' | 'Private';
-export type SharePermission = 'View' | 'Edit';
+/** A share's or grant's permission, and what an embedding organization lets its managed users do: the wire's lists (@netloom/protocol/http permissions.ts). */
+export type { EmbedOrgPermission, SharePermission };
 export type CredentialKind = 'token' | 'basic';
 
 export interface UsersTable {
@@ -116,7 +118,6 @@ export interface RateLimitsTable {
 /* ------------------------------------------------------------ embedding (0002) */
 
 export type ChatAccess = 'off' | 'presetOnly' | 'full';
-export type EmbedOrgPermission = 'Access-only' | 'Simplified Access-only' | 'Standard User';
 export type ManagedUserStatus = 'active' | 'deactivated';
 export type EmbedHeader = 'none' | 'title';
 export type EmbedTokenKind = 'launch' | 'access';

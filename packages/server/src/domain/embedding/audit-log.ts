@@ -4,7 +4,7 @@
  * newest first, paged — or the whole filtered log as CSV for the console's download.
  */
 import { listAudit, type AuditFilter, type AuditRecord } from '../../store/embed-audit.ts';
-import { DomainError, type DomainErrorItem } from '../errors.ts';
+import { invalidArgs, type DomainErrorItem } from '../errors.ts';
 import type { EmbedContext } from './context.ts';
 
 export interface AuditEntry {
@@ -59,7 +59,7 @@ export function parseAuditFilter(q: AuditQuery): AuditFilter {
     from: q.from ? bound(q.from, 'from', problems) : undefined,
     to: q.to ? bound(q.to, 'to', problems) : undefined,
   };
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(7)}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgs(problems);
   return filter;
 }
 

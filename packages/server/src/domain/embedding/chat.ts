@@ -267,7 +267,7 @@ export function parseAsk(body: unknown): AskInput {
   else if (b.message.length > CHAT_MAX_CHARS) problems.push({ path: '/message', message: `must have at most ${CHAT_MAX_CHARS} characters` });
   if (b.newChat !== undefined && typeof b.newChat !== 'boolean') problems.push({ path: '/newChat', message: 'must be a Boolean' });
   if (b.source !== undefined && b.source !== 'host' && b.source !== 'viewer') problems.push({ path: '/source', message: 'must be host or viewer' });
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1)}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgs(problems);
   return { message: b.message as string, newChat: b.newChat as boolean | undefined, source: (b.source as 'host' | 'viewer' | undefined) ?? 'viewer' };
 }
 

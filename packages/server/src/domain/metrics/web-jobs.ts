@@ -9,7 +9,8 @@ import type { Database } from '../../store/schema.ts';
 import { getNetwork } from '../../store/networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { cancelJob, getJob, listJobs, submitMetricJob, type JobDeps, type JobView } from './jobs.ts';
-import { checkMetricPlan, metricById, runStoredMetric, type MetricRunDeps, type RunOptions } from './runs.ts';
+import { checkMetricPlan, metricById, runStoredMetric } from './runs.ts';
+import type { MetricRunDeps, RunOptions } from './compute.ts';
 import { getMetric } from '@netloom/engine';
 import { DomainError } from '../errors.ts';
 

@@ -13,7 +13,8 @@ import { EngineError, getMetric } from '@netloom/engine';
 import { DomainError } from '../errors.ts';
 import { surveyGroupFloor } from '../metrics/survey-groups.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
-import { checkMetricPlan, loadStoredNetwork, MetricCancelled, requireScopeOf, type MetricRunDeps, type RunOptions } from '../metrics/runs.ts';
+import { checkMetricPlan, loadStoredNetwork, requireScopeOf } from '../metrics/runs.ts';
+import { MetricCancelled, type MetricRunDeps, type RunOptions } from '../metrics/compute.ts';
 
 export interface CompareRequest extends CompareParams {
   a: string;

@@ -24,6 +24,8 @@ import type {
   SurveyNetworksPreviewSchema,
   SurveyNetworksResultSchema,
   SurveySchema,
+  SurveyShareBody,
+  SurveySharesSchema,
   TrackingSchema,
 } from '@netloom/protocol/http';
 
@@ -37,6 +39,9 @@ export type CopyInput = Static<typeof SurveyCopyBody>;
 export type Question = Static<typeof QuestionSchema>;
 export type QuestionType = Question['type'];
 export type Selector = Static<typeof SelectorSchema>;
+export type SurveyShares = Static<typeof SurveySharesSchema>;
+export type SurveyShare = SurveyShares['shares'][number];
+export type SurveyShareInput = Static<typeof SurveyShareBody>;
 export type SurveyLink = Static<typeof SurveyLinkSchema>;
 export type SurveyLinks = Static<typeof SurveyLinksSchema>;
 export type Tracking = Static<typeof TrackingSchema>;

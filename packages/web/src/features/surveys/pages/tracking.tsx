@@ -266,7 +266,7 @@ function Responses({ survey: s }: { survey: Survey }) {
                 <td data-label="Submitted">
                   <DateText iso={r.submittedAt} />
                 </td>
-                <td data-label="Entered by">{r.enteredBy ? 'an owner (on their behalf)' : 'the respondent'}</td>
+                <td data-label="Entered by">{pseudo ? <span className="muted">not shown (pseudonymised)</span> : r.enteredBy ? 'an owner (on their behalf)' : 'the respondent'}</td>
                 <td className="actions" data-label="">
                   <span className="row wrap">
                     {canEnter && (
