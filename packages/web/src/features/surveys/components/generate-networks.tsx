@@ -8,12 +8,11 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
-import { api } from '../../../api/client.ts';
 import { Button, ErrorNotice, Notice, num, Select, TextField } from '../../../components/ui.tsx';
-import { surveyKeys, surveyPath } from '../api/surveys.ts';
-import type { CustomFieldList, NetworksInput as Body, NetworksPreview as Preview, NetworksResult as Result, Survey } from '../api/types.ts';
+import { useCustomFields } from '../api/surveys.ts';
+import { useGenerateNetworks, useNetworksPreview } from '../api/networks.ts';
+import type { NetworksInput as Body, NetworksResult as Result, Survey } from '../api/types.ts';
 
 type Mode = NonNullable<Body['nonRespondents']>;
 
@@ -25,13 +24,12 @@ const MODES: { id: Mode; label: string; hint: string }[] = [
 ];
 
 export function GenerateNetworks({ survey }: { survey: Survey }) {
-  const qc = useQueryClient();
   const relationship = survey.questions.filter((q) => q.type === 'relationship');
   const [chosen, setChosen] = useState<string[]>(relationship.map((q) => q.id));
   const [combined, setCombined] = useState(relationship.length > 1);
   const [mode, setMode] = useState<Mode>('keep');
   const [minRating, setMinRating] = useState('');
-  const fields = useQuery({ queryKey: surveyKeys.fields, queryFn: ({ signal }) => api.get<CustomFieldList>('/app/api/customFields', signal) });
+  const fields = useCustomFields();
   const [picked, setPicked] = useState<string[] | null>(null);
   const fieldList = fields.data?.customFields ?? [];
   const pickedFields = picked ?? fieldList.filter((f) => !f.sensitive).map((f) => f.key);
@@ -42,16 +40,8 @@ export function GenerateNetworks({ survey }: { survey: Survey }) {
     [chosen, combined, mode, minRating, fieldKey],
   );
   const ready = chosen.length > 0 && fields.isSuccess;
-  const preview = useQuery({
-    queryKey: ['surveys', 'networks-preview', survey._id, body],
-    queryFn: () => api.post<Preview>(surveyPath(survey._id, '/networks'), { ...body, dryRun: true }),
-    enabled: ready,
-    placeholderData: (prev) => prev,
-  });
-  const generate = useMutation({
-    mutationFn: () => api.post<Result>(surveyPath(survey._id, '/networks'), body),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: surveyKeys.one(survey._id) }),
-  });
+  const preview = useNetworksPreview(survey._id, body, ready);
+  const generate = useGenerateNetworks(survey._id);
   const [done, setDone] = useState<Result | null>(null);
   useEffect(() => setDone(null), [body]);
 
@@ -146,7 +136,7 @@ export function GenerateNetworks({ survey }: { survey: Survey }) {
           </>
         )}
         <div className="row wrap">
-          <Button variant="primary" busy={generate.isPending} disabled={!ready} onClick={() => generate.mutate(undefined, { onSuccess: (r) => setDone(r) })}>
+          <Button variant="primary" busy={generate.isPending} disabled={!ready} onClick={() => generate.mutate(body, { onSuccess: (r) => setDone(r) })}>
             Generate networks
           </Button>
         </div>
