@@ -479,6 +479,16 @@ test('an edit after launch creates a new version; privacy only becomes stricter,
   assert.match(table, /P-[A-Z0-9]+/);
   for (const p of PEOPLE) assert.ok(!table.includes(p.name), `a pseudonymised survey's responses never name ${p.name}`);
   await noAxe(page, 'tracking (pseudonymised)');
+
+  // Sharing (owner): the dialog lists the shares and says why the service refused one.
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const share = page.getByRole('dialog', { name: 'Share this survey' });
+  await share.getByText('Not shared with anyone.').waitFor();
+  await share.getByLabel('E-mail of a member').fill('nobody@example.com');
+  await share.getByRole('button', { name: 'Share', exact: true }).click();
+  await share.getByRole('alert').waitFor();
+  await noAxe(page, 'share dialog');
+  await share.getByRole('button', { name: 'Close' }).click();
 });
 
 test('the Surveys pages fit a 390-px phone', { skip: skipBrowser }, async () => {

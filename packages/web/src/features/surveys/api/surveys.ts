@@ -20,6 +20,8 @@ import type {
   SurveyLinks,
   SurveyList,
   SurveyResponse,
+  SurveyShareInput,
+  SurveyShares,
   Tracking,
 } from './types.ts';
 
@@ -42,6 +44,7 @@ export const surveyKeys = {
   tracking: (id: string) => ['surveys', 'tracking', id] as const,
   deliveries: (id: string) => ['surveys', 'deliveries', id] as const,
   responses: (id: string) => ['surveys', 'responses', id] as const,
+  shares: (id: string) => ['surveys', 'shares', id] as const,
   fields: ['directory', 'fields'] as const,
   employees: (q: string) => ['directory', 'employees', q] as const,
 };
@@ -98,6 +101,17 @@ export function useDeleteSurvey() {
       return qc.invalidateQueries({ queryKey: surveyKeys.list });
     },
   });
+}
+
+/** Who the survey is shared with (View or Edit; members of the same organization) — the owner manages it. */
+export function useSurveyShares(id: string, enabled: boolean) {
+  const qc = useQueryClient();
+  const done = (r: SurveyShares) => qc.setQueryData(surveyKeys.shares(id), r);
+  return {
+    list: useQuery({ queryKey: surveyKeys.shares(id), queryFn: ({ signal }) => api.get<SurveyShares>(surveyPath(id, '/shares'), signal), enabled }),
+    put: useMutation({ mutationFn: (b: SurveyShareInput) => api.put<SurveyShares>(surveyPath(id, '/shares'), b), onSuccess: done }),
+    remove: useMutation({ mutationFn: (userId: string) => api.del<SurveyShares>(surveyPath(id, `/shares/${enc(userId)}`)), onSuccess: done }),
+  };
 }
 
 export function useLinks(id: string, enabled: boolean) {

@@ -20,7 +20,12 @@ import type {
   SurveyLinkSchema,
   SurveyLinksSchema,
   SurveyListSchema,
+  SurveyNetworksBody,
+  SurveyNetworksPreviewSchema,
+  SurveyNetworksResultSchema,
   SurveySchema,
+  SurveyShareBody,
+  SurveySharesSchema,
   TrackingSchema,
 } from '@netloom/protocol/http';
 
@@ -34,6 +39,9 @@ export type CopyInput = Static<typeof SurveyCopyBody>;
 export type Question = Static<typeof QuestionSchema>;
 export type QuestionType = Question['type'];
 export type Selector = Static<typeof SelectorSchema>;
+export type SurveyShares = Static<typeof SurveySharesSchema>;
+export type SurveyShare = SurveyShares['shares'][number];
+export type SurveyShareInput = Static<typeof SurveyShareBody>;
 export type SurveyLink = Static<typeof SurveyLinkSchema>;
 export type SurveyLinks = Static<typeof SurveyLinksSchema>;
 export type Tracking = Static<typeof TrackingSchema>;
@@ -45,3 +53,6 @@ export type CustomField = Static<typeof CustomFieldSchema>;
 export type CustomFieldList = Static<typeof CustomFieldListSchema>;
 export type Employee = Static<typeof EmployeeSchema>;
 export type EmployeeList = Static<typeof EmployeeListSchema>;
+export type NetworksInput = Static<typeof SurveyNetworksBody>;
+export type NetworksPreview = Static<typeof SurveyNetworksPreviewSchema>;
+export type NetworksResult = Static<typeof SurveyNetworksResultSchema>;

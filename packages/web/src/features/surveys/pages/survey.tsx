@@ -4,18 +4,20 @@
  * (check list, status, links), Tracking (response rate, who has not started, responses). `SURVEY_STEPS`
  * is the one list of steps: a further step (generating networks from the answers) adds an entry there.
  */
-import { type ComponentType, type ReactNode } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, matchPath, useLocation, useParams } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { ApiError } from '../../../api/client.ts';
-import { Empty, ErrorNotice, Loading, PageHeader } from '../../../components/ui.tsx';
+import { Button, Empty, ErrorNotice, Loading, PageHeader } from '../../../components/ui.tsx';
 import { useSurvey } from '../api/surveys.ts';
 import type { Survey } from '../api/types.ts';
 import { StatusBadge, STATUS_TEXT } from '../components/status.tsx';
+import { ShareDialog } from '../components/share-dialog.tsx';
 import { Builder } from './builder.tsx';
 import { RespondentsStep } from './respondents.tsx';
 import { LaunchStep } from './launch.tsx';
 import { TrackingStep } from './tracking.tsx';
+import { GenerateNetworks } from '../components/generate-networks.tsx';
 import '../surveys.css';
 
 export interface SurveyStep {
@@ -32,11 +34,13 @@ export const SURVEY_STEPS: SurveyStep[] = [
   { path: APP_PATHS.surveyRespondents, label: 'Respondents', Component: RespondentsStep },
   { path: APP_PATHS.surveyLaunch, label: 'Launch and links', Component: LaunchStep },
   { path: APP_PATHS.surveyTracking, label: 'Tracking', visible: (s) => s.status !== 'draft', Component: TrackingStep },
+  { path: APP_PATHS.surveyNetworks, label: 'Networks', visible: (s) => s.status !== 'draft', Component: GenerateNetworks },
 ];
 
 function SurveyLayout({ step }: { step: SurveyStep }) {
   const { id = '' } = useParams();
   const { data: s, isPending, error } = useSurvey(id);
+  const [sharing, setSharing] = useState(false);
   if (isPending) return <Loading />;
   if (error) {
     if (error instanceof ApiError && error.status === 404)
@@ -63,7 +67,9 @@ function SurveyLayout({ step }: { step: SurveyStep }) {
             {s.wave > 1 ? ` Wave ${s.wave}.` : ''}
           </>
         }
-      />
+      >
+        {s.access === 'owner' && <Button onClick={() => setSharing(true)}>Share</Button>}
+      </PageHeader>
       <nav className="tabs" aria-label="Survey steps">
         {steps.map((x) => (
           <NavLink key={x.path} to={pathTo(x.path, { id: s._id })} end className={({ isActive }) => `tab${isActive ? ' tab-active' : ''}`}>
@@ -72,6 +78,7 @@ function SurveyLayout({ step }: { step: SurveyStep }) {
         ))}
       </nav>
       {body}
+      {s.access === 'owner' && <ShareDialog survey={s} open={sharing} onClose={() => setSharing(false)} />}
     </>
   );
 }

@@ -187,6 +187,9 @@ function Mail({ survey: s, t }: { survey: Survey; t: Tracking }) {
 
 function DeliveryList({ survey: s }: { survey: Survey }) {
   const { data, isPending, error } = useDeliveries(s._id);
+  const pseudo = s.privacy === 'pseudonymised';
+  const links = useLinks(s._id, s.access !== 'view' && !pseudo);
+  const names = useMemo(() => new Map((links.data?.links ?? []).map((l) => [l.employeeId, l.name])), [links.data]);
   if (isPending) return <Loading />;
   if (error) return <ErrorNotice error={error} />;
   if (data.deliveries.length === 0) return <p className="muted">No message yet.</p>;
@@ -203,7 +206,10 @@ function DeliveryList({ survey: s }: { survey: Survey }) {
       <tbody>
         {data.deliveries.slice(0, 500).map((d) => (
           <tr key={`${d.employeeId}-${d.step}`}>
-            <td data-label="Person">{d.employeeId}</td>
+            <td data-label="Person">
+              {names.get(d.employeeId) ?? d.employeeId}
+              {names.has(d.employeeId) && <div className="muted">{d.employeeId}</div>}
+            </td>
             <td data-label="Message">{d.step === 'launch' ? 'Launch' : d.step.replace('reminder-', 'Reminder ')}</td>
             <td data-label="State">
               {d.status === 'sent' ? 'Sent' : d.status === 'failed' ? `Failed: ${d.error ?? ''}` : 'Being sent (never sent twice)'}
