@@ -145,6 +145,41 @@ describe('organization console in the browser', { skip: skipBrowser }, () => {
     await console2.close();
   });
 
+  test('pending invitations: invite, listed as pending, Revoke; the audit log names who acted with readable details (issue 23)', async () => {
+    await page.goto(`${svc.service}/organization`);
+    await page.getByRole('button', { name: 'Invite member' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('E-mail').fill('grace@example.org');
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    await dialog.getByRole('button', { name: /Done|Close/ }).first().click();
+    const pending = page.getByTestId('pending-invitations');
+    const row = pending.locator('tr[data-invitation="grace@example.org"]');
+    await row.waitFor();
+    assert.match(await row.innerText(), /Standard User[\s\S]*Ada Admin/);
+    await snap(page, 'pending-invitations');
+    await row.getByRole('button', { name: 'Revoke the invitation of grace@example.org' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
+    await row.waitFor({ state: 'detached' });
+    await pending.getByText('No invitation is waiting to be accepted.').waitFor();
+
+    await page.goto(`${svc.service}/organization/audit`);
+    await page.getByLabel('Kind of event').selectOption('invitation.');
+    await page.getByLabel('Who acted').selectOption('user');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const table = page.getByTestId('audit-table');
+    for (const action of ['invitation.create', 'invitation.revoke']) {
+      const entry = table.locator(`tr[data-action="${action}"]`).first();
+      await entry.waitFor();
+      const actor = await entry.locator('td[data-label="Actor"]').innerText();
+      assert.match(actor, new RegExp(`Ada Admin <${admin.email.replace('.', '\\.')}> \\(person\\)`), actor);
+      const details = await entry.locator('td[data-label="Details"]').innerText();
+      assert.match(details, /Role\s+Standard User/, details);
+      assert.equal(details.includes('{'), false, `details are not raw JSON: ${details}`);
+    }
+    assert.equal(await table.locator('tr[data-action]:not([data-action^="invitation."])').count(), 0, 'only invitation events');
+    await snap(page, 'audit-readable');
+  });
+
   test('axe-core: no serious or critical violation on any console page', async () => {
     for (const path of ['/organization', '/organization/embedding', '/organization/try', '/organization/audit']) {
       await page.goto(svc.service + path);

@@ -6,6 +6,8 @@
  */
 import type { Static } from 'typebox';
 import type {
+  PendingInvitationSchema,
+  PendingInvitationListSchema,
   AccountSchema,
   AuditPageSchema,
   ChatSettingsSchema,
@@ -120,6 +122,8 @@ export type OrgRole = Static<typeof OrgRoleSchema>;
 export type OrgOverview = Static<typeof OrganizationOverviewSchema>;
 export type OrgMember = Static<typeof OrganizationMemberSchema>;
 export type OrgMemberList = Static<typeof MemberListSchema>;
+export type PendingInvitation = Static<typeof PendingInvitationSchema>;
+export type PendingInvitationList = Static<typeof PendingInvitationListSchema>;
 export type OrgSettings = Static<typeof OrgSettingsSchema>;
 export type InvitationInput = Static<typeof InvitationBody>;
 export type CreatedLink = Static<typeof CreatedLinkSchema>;

@@ -23,7 +23,7 @@ import { DomainError, invalidArgs } from '../errors.ts';
 import { METRIC_PLANS } from '../identity/users.ts';
 import { effectivePlan } from '../networks/ownership.ts';
 import { loadNetworkFor } from '../networks/access.ts';
-import { audit, checkRate, HOUR_MS, limitsOf, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
+import { audit, sessionActor, checkRate, HOUR_MS, limitsOf, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
 import type { LiveSession } from '../embedding/sessions.ts';
 import type { ComputeFn } from '../embedding/chat.ts';
 import { getOrganizationById } from '../../store/organizations.ts';
@@ -229,7 +229,7 @@ export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, l
       const { values, meta } = JSON.parse(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8')) as { values?: NodeValues; meta?: Record<string, unknown> };
       if (values) await writeBack(deps.db, { id: stored.net.id, version: stored.version }, { network: { text, values: [{ metric, values }] }, tail: { meta: meta ?? {} } });
     }
-    await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {
+    await audit(ctx, live.session.org_id, sessionActor(live.session), 'metric.run', live.user.external_id, {
       sessionId: live.session.id,
       networkId: live.session.network_id,
       metric: metric.id,

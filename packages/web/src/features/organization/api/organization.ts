@@ -6,9 +6,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
-import type { CreatedLink, InvitationInput, LeftOrganization, OrgMember, OrgMemberList, OrgOverview, OrgRole, OrgSettings } from '../../../api/types.ts';
+import type { CreatedLink, InvitationInput, LeftOrganization, OrgMember, OrgMemberList, OrgOverview, OrgRole, OrgSettings, PendingInvitationList } from '../../../api/types.ts';
 
-export type { CreatedLink, OrgMember, OrgOverview, OrgRole } from '../../../api/types.ts';
+export type { CreatedLink, OrgMember, OrgOverview, OrgRole, PendingInvitation } from '../../../api/types.ts';
 
 /** Every role, in the order the role pickers list them (the contract's OrgRole). */
 export const ORG_ROLES: readonly OrgRole[] = ['Owner', 'Admin', 'Standard User', 'Access-only', 'Simplified Access-only'];
@@ -22,6 +22,7 @@ export const orgKeys = {
   all: ['organization'] as const,
   overview: ['organization', 'overview'] as const,
   members: ['organization', 'members'] as const,
+  invitations: ['organization', 'invitations'] as const,
   embedding: ['organization', 'embedding'] as const,
   networks: ['organization', 'embedding', 'networks'] as const,
   users: (status: string) => ['organization', 'embedding', 'users', status] as const,
@@ -35,6 +36,14 @@ export function useOrgOverview() {
 }
 export function useOrgMembers() {
   return useQuery({ queryKey: orgKeys.members, queryFn: ({ signal }) => api.get<OrgMemberList>(`${O}/members`, signal) });
+}
+
+/** Pending invitations (Owners and Admins; `enabled` false for the others, who may not list them). */
+export function usePendingInvitations(enabled: boolean) {
+  return useQuery({ queryKey: orgKeys.invitations, enabled, queryFn: ({ signal }) => api.get<PendingInvitationList>(`${O}/invitations`, signal) });
+}
+export function useRevokeInvitation() {
+  return useOrgMutation((id: string) => api.del<PendingInvitationList>(`${O}/invitations/${enc(id)}`));
 }
 
 /** A mutation that refreshes the whole console afterwards (counts, seats, sessions and the audit log move together). */

@@ -10,6 +10,8 @@ import { errorText } from '../../../api/client.ts';
 import {
   useInvite,
   useLeaveOrganization,
+  usePendingInvitations,
+  useRevokeInvitation,
   useOrgMembers,
   useOrgOverview,
   useReinstateMember,
@@ -19,6 +21,7 @@ import {
   type CreatedLink,
   type OrgMember,
   type OrgRole,
+  type PendingInvitation,
 } from '../api/organization.ts';
 import { settableRoles } from '../roles.ts';
 import { useSession } from '../../../api/session.ts';
@@ -157,6 +160,7 @@ export default function OrganizationMembers() {
           </p>
         )}
       </section>
+      {canManage && <PendingInvitations />}
       </div>
       <InviteDialog open={inviting} roles={settableRoles(o?.role, null)} onClose={() => setInviting(false)} />
       <Confirm
@@ -244,5 +248,49 @@ function RoleSelect({ roles, value, onChange }: { roles: readonly OrgRole[]; val
     <Select label="Role" value={value} onChange={(e) => onChange(e.target.value as OrgRole)} hint={`Access-only members view networks shared with them and cannot own networks.${roles.includes('Owner') ? '' : ' Only an Owner makes someone Owner.'}`}>
       {roles.map((r) => <option key={r} value={r}>{r}</option>)}
     </Select>
+  );
+}
+
+/** Invitations not yet accepted, revoked or expired, with Revoke (Owners and Admins). */
+function PendingInvitations() {
+  const list = usePendingInvitations(true);
+  const revoke = useRevokeInvitation();
+  const toast = useToast();
+  const [confirming, setConfirming] = useState<PendingInvitation | null>(null);
+  const invitations = list.data?.invitations ?? [];
+  return (
+    <section aria-labelledby="invitations-title" data-testid="pending-invitations">
+      <h2 id="invitations-title">Pending invitations</h2>
+      <ErrorNotice error={list.error ?? revoke.error} />
+      {list.isPending && <Loading />}
+      {list.data && invitations.length === 0 && <p className="muted">No invitation is waiting to be accepted.</p>}
+      {invitations.length > 0 && (
+        <DataTable
+          rows={invitations}
+          rowKey={(i) => i.id}
+          rowAttributes={(i) => ({ 'data-invitation': i.email })}
+          columns={[
+            { label: 'E-mail', cell: (i) => i.email },
+            { label: 'Role', cell: (i) => i.role ?? '—' },
+            { label: 'Invited by', cell: (i) => i.invitedBy ?? '—' },
+            { label: 'Expires', cell: (i) => <DateText iso={i.expiresAt} /> },
+            { label: 'Actions', actions: true, cell: (i) => <Button variant="danger" aria-label={`Revoke the invitation of ${i.email}`} busy={revoke.isPending && revoke.variables === i.id} onClick={() => setConfirming(i)}>Revoke</Button> },
+          ]}
+        />
+      )}
+      <Confirm
+        open={confirming !== null}
+        title="Revoke this invitation?"
+        confirmLabel="Revoke"
+        onClose={() => setConfirming(null)}
+        onConfirm={() => {
+          const i = confirming;
+          setConfirming(null);
+          if (i) revoke.mutate(i.id, { onSuccess: () => toast.success(`The invitation of ${i.email} is revoked; its link no longer works.`) });
+        }}
+      >
+        <p>{confirming?.email} will no longer be able to join with the link they were sent.</p>
+      </Confirm>
+    </section>
   );
 }
