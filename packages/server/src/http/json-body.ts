@@ -103,16 +103,29 @@ export function registerJsonBody(app: FastifyInstance): void {
 
 type Counted = Transform & { receivedEncodedLength?: number };
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route keeps JSON bodies as bytes and has a big one counted and parsed in a metric worker
+     * (routes/metrics/index.ts; engine pool/worker.ts counts it before parsing), so the event loop does
+     * not count it too.
+     */
+    networkBodyCountedInWorker?: boolean;
+  }
+}
+
 /**
  * Counts the nodes and edges of every JSON body while it arrives, after decompression (register it after
  * http/decompress.ts): past NETLOOM_MAX_NODES / NETLOOM_MAX_EDGES the request is answered 413 at once and
  * the rest is neither decompressed nor kept (engine graph/json-limits.ts NetworkElementCounter; issue 19,
  * Low: a 10M-node body was parsed first, +1 GiB and 2.2 s with the event loop held). An uncompressed
- * body too short to exceed the limits is not counted. Callback style: the hook runs for every request.
+ * body too short to exceed the limits is not counted, nor the bodies of the metric routes (their
+ * worker counts them, off the event loop). Callback style: the hook runs for every request.
  */
 export function registerNetworkBodyCount(app: FastifyInstance, limits: JsonBodyLimits): void {
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (!String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) return done(null, payload);
+    if (request.routeOptions.config?.networkBodyCountedInWorker) return done(null, payload);
     const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
     const declared = Number(request.headers['content-length']);
     if ((encoding === 'identity' || encoding === '') && Number.isFinite(declared) && !mayExceedElements(declared, limits)) return done(null, payload);
