@@ -13,6 +13,13 @@ const layer = (files, patterns, opts = {}) => ({
 const routeNoStore = { regex: '(^|/)store/', message: 'routes call one domain command; they never import store/' };
 const serverPackage = { group: ['netloom', 'netloom/*'], message: 'the server is not a library' };
 const outOfPackage = (names, message) => ({ regex: `^(\\.\\./)+(${names.join('|')})(/|$)`, message });
+/** What the web app never imports: it talks to the server over HTTP, its wire types come from the contract. */
+const webOutside = [
+  serverPackage,
+  { group: ['@netloom/server', '@netloom/server/*', '@netloom/engine', '@netloom/engine/*'], message: 'the web app talks to the server over HTTP only; wire types come from @netloom/protocol/http' },
+  outOfPackage(['server', 'engine'], 'the web app talks to the server over HTTP only'),
+  { regex: '(^|/)packages/(server|engine)(/|$)', message: 'the web app talks to the server over HTTP only' },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'data/**', '**/dist/**', 'packages/*/public/**'] },
@@ -48,7 +55,53 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['@netloom/protocol/http', '@netloom/protocol/http/*'], allowTypeImports: true, message: 'the HTTP contract (TypeBox) stays out of the viewer and the SDK: import its types only (import type)' + see }] }] },
   },
   // web app ↛ server internals: it talks to the server over HTTP only.
-  layer(['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'], [serverPackage, outOfPackage(['server', 'engine'], 'the web app talks to the server over HTTP only')]),
+  layer(['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'], webOutside),
+  // The web app's wire types are the shared contract's (issue 20): api/types.ts (and a feature's own
+  // api/types.ts) holds only `Static<>` aliases of @netloom/protocol/http schemas (and types derived from
+  // them), never a shape written out by hand.
+  {
+    files: ['packages/web/src/api/types.ts', 'packages/web/src/features/*/api/types.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSInterfaceDeclaration', message: 'wire types are Static<> of the contract (@netloom/protocol/http), not interfaces written here (docs/architecture.md "Web app")' },
+        { selector: 'TSTypeLiteral', message: 'wire types are Static<> of the contract (@netloom/protocol/http), not object types written here (docs/architecture.md "Web app")' },
+        { selector: 'TSTypeAliasDeclaration > TSUnionType', message: 'a union of literals is the contract\'s (Static<> of its schema), not written here (docs/architecture.md "Web app")' },
+        { selector: "ImportDeclaration[source.value!='@netloom/protocol/http'][source.value!='typebox']", message: 'a types.ts of api/ imports only the contract (@netloom/protocol/http) and typebox\'s Static' },
+        { selector: ':matches(VariableDeclaration, FunctionDeclaration, ClassDeclaration, TSEnumDeclaration)', message: 'a types.ts of api/ holds type aliases only' },
+      ],
+    },
+  },
+  // Pages and components call hooks (features/*/api/, api/session.ts, api/metrics.ts); only hooks call the client
+  // and TanStack Query (docs/architecture.md "Web app").
+  {
+    files: ['packages/web/src/features/*/pages/**/*.tsx', 'packages/web/src/features/*/components/**/*.tsx', 'packages/web/src/components/**/*.tsx', 'packages/web/src/shell.tsx', 'packages/web/src/routes.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@tanstack/react-query', message: 'pages and components call the hooks of their feature (features/<feature>/api/), not TanStack Query (docs/architecture.md "Web app")' }],
+          patterns: [
+            { regex: '(^|/)api/client\\.ts$', importNames: ['api', 'request'], message: 'pages and components call hooks; only the hooks in api/ modules call the client (docs/architecture.md "Web app")' },
+            ...webOutside.map((p) => ({ ...p, message: p.message + see })),
+          ],
+        },
+      ],
+    },
+  },
+  // The data-access modules (api/ and features/*/api/) type every call with api/types.ts: no interface and no
+  // object type literal as the type of an answer (`api.get<{ … }>`).
+  {
+    files: ['packages/web/src/api/**/*.ts', 'packages/web/src/features/*/api/**/*.ts'],
+    ignores: ['packages/web/src/api/client.ts', 'packages/web/src/api/outcomes.ts', 'packages/web/src/api/types.ts', 'packages/web/src/features/*/api/types.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSInterfaceDeclaration', message: 'a wire type is Static<> of the contract, aliased in api/types.ts (docs/architecture.md "Web app")' },
+        { selector: "CallExpression[callee.object.name='api'] > TSTypeParameterInstantiation TSTypeLiteral", message: 'type the answer with an alias from api/types.ts (Static<> of the contract), not an object type written here' },
+      ],
+    },
+  },
 
   // Inside the server: routes → domain → store (docs/architecture.md).
   // A route file declares routes and calls the domain through the app's decorators (plugins/services.ts); it never

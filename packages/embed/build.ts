@@ -2,12 +2,12 @@
  * Builds the SDK: dist/embed.js (one ES module, @netloom/protocol inlined, no dependencies) and
  * dist/embed.d.ts (+ dist/protocol/*.d.ts) from a tsc declaration emit. `node build.ts` or buildEmbed().
  */
-import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { browserBundle } from '../../scripts/browser-bundle.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -15,18 +15,7 @@ export async function buildEmbed(opts: { minify?: boolean } = {}): Promise<strin
   const dist = join(here, 'dist');
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
-  await build({
-    entryPoints: [join(here, 'src/index.ts')],
-    outfile: join(dist, 'embed.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022'],
-    minify: opts.minify ?? true,
-    sourcemap: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await browserBundle(join(here, 'src/index.ts'), join(dist, 'embed.js'), { minify: opts.minify });
   // Declarations: embed + protocol, then point the embed's imports at the copied protocol types.
   const tmp = join(dist, '.types');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

@@ -2,10 +2,10 @@
  * Builds the viewer to public/assets/viewer.js + viewer.css (served by the server under
  * /embed/assets/). `node build.ts` or buildViewer().
  */
-import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { browserBundle } from '../../scripts/browser-bundle.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -32,44 +32,12 @@ export async function buildViewer(opts: { minify?: boolean } = {}): Promise<stri
   const out = join(here, 'public/assets');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  await build({
-    entryPoints: [VIEWER_ENTRY_POINTS.viewer],
-    outfile: join(out, 'viewer.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022'],
-    minify: opts.minify ?? true,
-    sourcemap: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  const minify = opts.minify ?? true;
+  await browserBundle(VIEWER_ENTRY_POINTS.viewer, join(out, 'viewer.js'), { minify });
   // The layout worker: a classic worker script of its own, same origin as the page (CSP `default-src 'self'`).
-  await build({
-    entryPoints: [VIEWER_ENTRY_POINTS.layoutWorker],
-    outfile: join(out, 'layout-worker.js'),
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: ['es2022'],
-    minify: opts.minify ?? true,
-    sourcemap: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await browserBundle(VIEWER_ENTRY_POINTS.layoutWorker, join(out, 'layout-worker.js'), { format: 'iife', minify });
   // The download page (export/deliver.ts): a popup that escapes the iframe's sandbox and saves exports.
-  await build({
-    entryPoints: [VIEWER_ENTRY_POINTS.downloadPage],
-    outfile: join(out, 'download.js'),
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: ['es2022'],
-    minify: opts.minify ?? true,
-    sourcemap: false,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await browserBundle(VIEWER_ENTRY_POINTS.downloadPage, join(out, 'download.js'), { format: 'iife', minify, sourcemap: false });
   writeFileSync(join(out, 'download.html'), DOWNLOAD_PAGE);
   copyFileSync(join(here, 'src/viewer.css'), join(out, 'viewer.css'));
   return out;

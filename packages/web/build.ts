@@ -30,49 +30,32 @@ function entryFiles(meta: Metafile, outdir: string, entry = 'src/main.tsx'): Web
   return { js: toUrl(jsOut), css: toUrl(info.cssBundle), preload };
 }
 
+/**
+ * The one HTML page each entry is served as: the entry's stylesheet, its preloaded chunks and its module
+ * script, a root element, and what a browser without JavaScript is told. `extraHead`: further head elements.
+ */
+function shellHtml(m: WebManifest, page: { title: string; extraHead: string[]; noscript: string }): string {
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light">',
+    ...page.extraHead,
+    `<title>${page.title}</title>`,
+    `<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(FAVICON)}">`,
+    `<link rel="stylesheet" href="${m.css}">`,
+    ...m.preload.map((p) => `<link rel="modulepreload" href="${p}">`),
+    `<script type="module" src="${m.js}"></script>`,
+  ];
+  return ['<!doctype html>', '<html lang="en">', '<head>', ...head, '</head>', '<body>', '<div id="root"></div>', `<noscript>${page.noscript}</noscript>`, '</body>', '</html>', ''].join('\n');
+}
+
 function indexHtml(m: WebManifest): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<title>Netloom</title>
-<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(FAVICON)}">
-<link rel="stylesheet" href="${m.css}">
-${m.preload.map((p) => `<link rel="modulepreload" href="${p}">`).join('\n')}
-<script type="module" src="${m.js}"></script>
-</head>
-<body>
-<div id="root"></div>
-<noscript>Netloom's web application needs JavaScript. The API and its documentation work without: <a href="/docs/">/docs/</a>.</noscript>
-</body>
-</html>
-`;
+  return shellHtml(m, { title: 'Netloom', extraHead: [], noscript: "Netloom's web application needs JavaScript. The API and its documentation work without: <a href=\"/docs/\">/docs/</a>." });
 }
 
 /** The respondent page: no app shell, never indexed, and the link token never sent on as a referrer. */
 function respondentHtml(m: WebManifest): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<title>Survey</title>
-<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(FAVICON)}">
-<link rel="stylesheet" href="${m.css}">
-${m.preload.map((p) => `<link rel="modulepreload" href="${p}">`).join('\n')}
-<script type="module" src="${m.js}"></script>
-</head>
-<body>
-<div id="root"></div>
-<noscript>This survey needs JavaScript.</noscript>
-</body>
-</html>
-`;
+  return shellHtml(m, { title: 'Survey', extraHead: ['<meta name="robots" content="noindex, nofollow">', '<meta name="referrer" content="no-referrer">'], noscript: 'This survey needs JavaScript.' });
 }
 
 export async function buildWeb(opts: { minify?: boolean } = {}): Promise<string> {

@@ -6,3 +6,5 @@ export * from './errors.ts';
 export * from './viewer-contract.ts';
 export type * from './types.ts';
 export * from './problem-codes.ts';
+export * from './problem-detail.ts';
+export * from './job-text.ts';

@@ -106,6 +106,8 @@ export interface SurveysConfig {
   requestsPerLinkPerHour: number;
   /** NETLOOM_SURVEY_SCHEDULER_MS: how often the e-mail scheduler looks for launch e-mails and reminders due (60 s). */
   schedulerMs: number;
+  /** NETLOOM_SURVEY_MAIL_LEASE_MS: how long a sending task stays with a worker that stopped renewing it (a killed one) before another takes it over (30 s). */
+  mailLeaseMs: number;
 }
 
 /** Metric jobs (docs/jobs.md). */
@@ -401,6 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       mailFrom: env.NETLOOM_MAIL_FROM || `Netloom <no-reply@${hostOf(env.NETLOOM_PUBLIC_URL || `http://localhost:${port}`)}>`,
       requestsPerLinkPerHour: int(env, 'NETLOOM_SURVEY_SAVES_PER_LINK_PER_HOUR', 600, 1),
       schedulerMs: int(env, 'NETLOOM_SURVEY_SCHEDULER_MS', 60_000, 50),
+      mailLeaseMs: int(env, 'NETLOOM_SURVEY_MAIL_LEASE_MS', 30_000, 300),
     },
     ...overrides,
   };

@@ -6,7 +6,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer, smallNetwork, testApp, type TestApp } from './helpers/app.ts';
-import { PASSWORD, setCookieOf, webClient, type WebClient } from './helpers/web.ts';
+import { PASSWORD, setCookieOf, webClient, signedInClient } from './helpers/web.ts';
 import { createUser } from '../src/domain/identity/users.ts';
 import { createResetLink } from '../src/domain/identity/user-links.ts';
 
@@ -18,12 +18,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    async function signedIn(email: string, password = PASSWORD): Promise<WebClient> {
-      const c = webClient(t.app);
-      const r = await c.signIn(email, password);
-      assert.equal(r.statusCode, 200, r.body);
-      return c;
-    }
+    const signedIn = (email: string, password = PASSWORD) => signedInClient(t.app, email, password);
     const createNet = async (token: string, name: string) => {
       const r = await t.app.inject({ method: 'POST', url: '/api/v2/networks', headers: bearer(token), payload: { name, status: 'Private', networkJSON: smallNetwork() } });
       assert.equal(r.statusCode, 200, r.body);

@@ -7,15 +7,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { embedFixture, openSession, accessToken, viewer, type EmbedFixture } from './helpers/embed.ts';
+import { teamNetwork } from './helpers/graphs.ts';
 
-/** Two teams of 6 (each a clique) joined by one bridge edge, plus a score. */
-function teamNetwork() {
-  const nodes = Array.from({ length: 12 }, (_, i) => ({ id: `n${i}`, attributes: { name: i === 5 ? 'Bridget' : `P${i}`, team: i < 6 ? 'Sales' : 'Eng', score: i } }));
-  const edges: { id: number; source: string; target: string }[] = [];
-  for (const base of [0, 6]) for (let a = 0; a < 6; a++) for (let b = a + 1; b < 6; b++) edges.push({ id: edges.length, source: `n${base + a}`, target: `n${base + b}` });
-  edges.push({ id: edges.length, source: 'n5', target: 'n6' });
-  return { nodes, edges };
-}
 
 async function chatSession(f: EmbedFixture, networkId: string, opts: { chatAccess?: 'off' | 'presetOnly' | 'full'; ui?: unknown } = {}) {
   const externalId = `u-${Math.random().toString(36).slice(2, 10)}`;

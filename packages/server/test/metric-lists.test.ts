@@ -59,9 +59,9 @@ for (const dialect of DIALECTS) {
       assert.equal(v.statusCode, 200, v.body);
       const viewerList = v.json().metrics as Listed[];
       assert.deepEqual(viewerList.find((m) => m.id === fake.id), { id: fake.id, title: fake.title, kind: 'node' });
-      // the viewer's Metrics panel adds node attributes: node metrics only
-      assert.equal(viewerList.some((m) => m.id === fakeNetworkMetric.id || m.kind !== 'node'), false);
-      assert.deepEqual(viewerList, webList.filter((m) => m.kind === 'node'));
+      // the viewer's Metrics panel adds node attributes and shows network-level numbers: the same list
+      assert.deepEqual(viewerList.find((m) => m.id === fakeNetworkMetric.id), { id: fakeNetworkMetric.id, title: fakeNetworkMetric.title, kind: 'network' });
+      assert.deepEqual(viewerList, webList);
     });
 
     test('both lists need their credential', async () => {

@@ -5,18 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { metrics } from '@netloom/engine';
 import { testApp, bearer, type TestApp } from './helpers/app.ts';
+import { mulberry32, type Net } from './helpers/graphs.ts';
 
-type Net = { nodes: { id: string | number; attributes?: Record<string, string | number> }[]; edges: { id: string | number; source: string | number; target: string | number; attributes?: Record<string, string | number> }[] };
-
-function mulberry32(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 export function randomNetwork(n: number, m: number, seed = 1): Net {
   const r = mulberry32(seed);
   const nodes = Array.from({ length: n }, (_, i) => ({ id: i }));

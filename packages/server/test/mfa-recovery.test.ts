@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Secret, TOTP } from 'otpauth';
 import { DIALECTS, testApp, type TestApp } from './helpers/app.ts';
-import { PASSWORD, webClient, type WebClient } from './helpers/web.ts';
+import { PASSWORD, webClient, type WebClient, signedInClient } from './helpers/web.ts';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'netloom.js');
 
@@ -31,11 +31,7 @@ for (const dialect of DIALECTS) {
         });
       });
     }
-    async function signedIn(email: string, password = PASSWORD): Promise<WebClient> {
-      const c = webClient(t.app);
-      assert.equal((await c.signIn(email, password)).statusCode, 200);
-      return c;
-    }
+    const signedIn = (email: string, password = PASSWORD) => signedInClient(t.app, email, password);
     /** Enrols MFA through the API (with the password) and forgets the secret: the authenticator is lost. */
     async function enrolAndLose(c: WebClient): Promise<void> {
       const { secret } = (await c.request('POST', '/app/api/account/mfa/setup')).json();

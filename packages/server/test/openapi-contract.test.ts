@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { metrics } from '@netloom/engine';
 import { testApp, bearer, basic, smallNetwork, type TestApp } from './helpers/app.ts';
 import { ContractChecker, type Answer } from './helpers/contract.ts';
+import { VIEW } from './helpers/embed.ts';
 
 const OPERATOR = 'op_contract_0123456789abcdefghijklmnopqrstuvwxyz';
 const ORIGIN = 'https://host.example.com';
@@ -182,16 +183,6 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   const q = Object.fromEntries(link.searchParams) as Record<string, string>;
   expect(await api.call('GET /api/v2/embed/data/{sessionId}', { params: { sessionId: sid }, query: q }), 200, 'data link');
   expect(await api.call('GET /api/v2/embed/data/{sessionId}', { params: { sessionId: sid }, query: { ...q, sig: 'x' + q.sig.slice(1) } }), 403, 'bad signature');
-  const VIEW = {
-    name: 'Sales only',
-    description: 'filtered',
-    layers: [
-      { id: 'l1', operation: 'Filter', appliedTo: 'nodes', attribute: 'team', attType: 'string', hidden: false, values: ['Sales'] },
-      { id: 'l2', operation: 'Calculate', summary: 'Betweenness Centrality', readOnly: true },
-    ],
-    camera: { x: 0.5, y: 0.5, ratio: 1, angle: 0 },
-    display: { backgroundColor: '#ffffff', showLabels: 'always', showEdges: true },
-  };
   const view = expect(await api.call('POST /api/v2/embed/viewer/views', { ...v, json: VIEW }), 201, 'save view').json;
   expect(await api.call('POST /api/v2/embed/viewer/views', { ...v, json: { ...VIEW, camera: { x: 'left' } } }), 400, 'bad view');
   expect(await api.call('GET /api/v2/embed/viewer/views', v), 200, 'views');
@@ -302,6 +293,17 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('GET /api/v2/surveys/{id}/responses', { ...as(userToken), params: { id: sid2 } }), 200, 'responses');
   expect(await api.call('GET /api/v2/surveys/{id}/tracking', { ...as(userToken), params: { id: sid2 } }), 200, 'tracking');
   expect(await api.call('GET /api/v2/surveys/{id}/deliveries', { ...as(userToken), params: { id: sid2 } }), 200, 'deliveries');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: sid2 }, json: { dryRun: true, nonRespondents: 'drop' } }), 200, 'preview survey networks');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: sid2 }, json: { combined: true } }), 201, 'generate survey networks');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: sid2 }, json: { nonRespondents: 'all' } }), 400, 'bad generation');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(strangerToken), params: { id: sid2 }, json: {} }), 404, 'generate in another directory');
+  expect(await api.call('POST /api/v2/surveys/{id}/compare', { ...as(userToken), params: { id: sid2 }, json: {} }), 409, 'compare a first wave');
+  const nextWave = expect(await api.call('POST /api/v2/surveys/{id}/copy', { ...as(userToken), params: { id: sid2 }, json: { wave: true } }), 201, 'wave to compare').json;
+  const nwId = String(nextWave?._id ?? 'none');
+  expect(await api.call('PUT /api/v2/surveys/{id}', { ...as(userToken), params: { id: nwId }, json: { status: 'collecting' } }), 200, 'launch the wave');
+  expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: nwId }, json: { combined: true } }), 201, 'generate the wave');
+  expect(await api.call('POST /api/v2/surveys/{id}/compare', { ...as(userToken), params: { id: nwId }, json: { question: 'combined', attribute: 'team' } }), 200, 'compare waves');
+  expect(await api.call('POST /api/v2/surveys/{id}/compare', { ...as(strangerToken), params: { id: nwId }, json: {} }), 404, 'compare waves of another directory');
   expect(await api.call('DELETE /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' } }), 200, 'erase response');
   expect(await api.call('POST /api/v2/surveys/{id}/links/{employeeId}/reissue', { ...as(userToken), params: { id: sid2, employeeId: 'P2' } }), 200, 'reissue');
   expect(await api.call('GET /s/api/{token}', { params: { token: p2 } }), 410, 'revoked link');

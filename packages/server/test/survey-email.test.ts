@@ -1,13 +1,15 @@
 // Survey e-mail (docs/api/people-and-surveys.md, "E-mail") through a real SMTP server in-process
 // (smtp-server): launch sends one message per respondent with their own link; a reminder run sends only to
 // those who have not submitted; killing the worker (SIGKILL) in the middle of a run and starting another
-// sends nobody a step twice. SQLite and PostgreSQL.
+// sends nobody a step twice. The sending is scheduled on the job queue (domain/surveys/mailer.ts): on
+// SQLite its table queue, on PostgreSQL BullMQ on Redis (REDIS_URL, a key prefix of its own).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { sql } from 'kysely';
+import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createOrganization, createUser } from '../src/domain/identity/users.ts';
@@ -58,19 +60,31 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
 }
 
 const QUESTIONS = [{ id: 'advice', type: 'relationship', text: 'Who do you go to for advice?' }];
+const REDIS = process.env.NETLOOM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 for (const dialect of TEST_DIALECTS) {
   describe(`survey e-mail (${dialect})`, () => {
     let tdb: TestDatabase;
     let token: string;
     before(async () => {
-      tdb = await openTestDatabase(dialect);
+      // SQLite: the table queue; PostgreSQL: with Redis, the BullMQ queue
+      tdb = await openTestDatabase(dialect, dialect === 'postgres' ? { REDIS_URL: REDIS, NETLOOM_REDIS_PREFIX: `t${process.pid}${Date.now().toString(36)}:` } : {});
       const owner = await createUser(tdb.db, { email: `owner-${Date.now()}@example.com`, name: 'Owner', plan: 'enterprise', password: 'correct horse battery staple' });
       const org = await createOrganization(tdb.db, { name: 'Mail org', plan: 'enterprise', ownerUserId: owner.id });
       token = (await createToken(tdb.db, { userId: owner.id, orgId: null, scopes: null })).token;
       void org;
     });
-    after(async () => tdb.close());
+    after(async () => {
+      await tdb.close();
+      // the BullMQ keys of this run (PostgreSQL runs use a prefix of their own)
+      const prefix = tdb.env.NETLOOM_REDIS_PREFIX;
+      if (prefix) {
+        const redis = new Redis(REDIS);
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length) await redis.del(...keys);
+        redis.disconnect();
+      }
+    });
 
     async function appWith(env: Record<string, string>, now?: () => number) {
       const app = await buildApp(loadConfig({ ...tdb.env, LOG_LEVEL: 'silent', ...env }), { database: tdb.handle, logger: false, now });
@@ -138,16 +152,22 @@ for (const dialect of TEST_DIALECTS) {
         for (const eid of ['K1', 'K2', 'K3', 'K4', 'K5']) await call('PUT', `/surveys/${s._id}/responses/${eid}`, { answers: { advice: [] }, submit: true });
         // launched two days ago: the launch message and reminder 1 are both due when the worker starts
         await sql`update surveys set launched_at = ${new Date(Date.now() - 2 * 86_400_000).toISOString()} where id = ${s._id}`.execute(tdb.db);
-        const env = { ...process.env, ...tdb.env, SMTP_URL: server.url, NETLOOM_SURVEY_SCHEDULER_MS: '200', LOG_LEVEL: 'info', NETLOOM_WORKERS: '0' };
+        const env = { ...process.env, ...tdb.env, SMTP_URL: server.url, NETLOOM_SURVEY_SCHEDULER_MS: '200', NETLOOM_SURVEY_MAIL_LEASE_MS: '3000', LOG_LEVEL: 'info', NETLOOM_WORKERS: '0' };
         const start = () => {
           const w = spawn(process.execPath, [main, 'worker', '--threads', '1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-          w.stdout?.resume();
+          w.stdout?.on('data', (d: Buffer) => (logs += d.toString()));
           w.stderr?.resume();
           workers.push(w);
           return w;
         };
+        let logs = '';
         const first = start();
         await until('the first worker to send a few reminders', () => server.received.filter((m) => m.subject.startsWith('Reminder')).length >= 3, 90_000);
+        if (dialect === 'sqlite') {
+          // the table queue: the reminder run is a task row the first worker holds with a lease
+          const held = await tdb.db.selectFrom('survey_mail_tasks').selectAll().where('survey_id', '=', s._id).execute();
+          assert.ok(held.some((r) => r.step === 'reminder-1' && r.worker_id !== null && Number(r.lease_until) > Date.now()), JSON.stringify(held));
+        }
         first.kill('SIGKILL');
         await new Promise((r) => first.once('exit', r));
         const atKill = server.received.length;
@@ -157,6 +177,8 @@ for (const dialect of TEST_DIALECTS) {
         await new Promise((r) => setTimeout(r, 1500));
         second.kill('SIGTERM');
         await new Promise((r) => second.once('exit', r));
+        assert.match(logs, dialect === 'postgres' ? /"mailQueue":"redis"/ : /"mailQueue":"table"/, 'the workers took the e-mail tasks from the job queue');
+        if (dialect === 'sqlite') assert.deepEqual(await tdb.db.selectFrom('survey_mail_tasks').selectAll().where('survey_id', '=', s._id).execute(), [], 'the finished tasks left the queue');
         const seen = new Set<string>();
         for (const m of server.received) {
           const key = `${m.to} ${m.subject}`;

@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { TOTP, Secret } from 'otpauth';
 import { DIALECTS, testApp, bearer, smallNetwork, type TestApp } from './helpers/app.ts';
-import { PASSWORD, webClient, type WebClient } from './helpers/web.ts';
+import { PASSWORD, webClient, type WebClient, signedInClient } from './helpers/web.ts';
 import { createResetLink } from '../src/domain/identity/user-links.ts';
 
 const code = (secret: string, at: number) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: at, algorithm: 'SHA1', digits: 6, period: 30 });
@@ -19,12 +19,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    async function signedIn(email: string, password = PASSWORD): Promise<WebClient> {
-      const c = webClient(t.app);
-      const r = await c.signIn(email, password);
-      assert.equal(r.statusCode, 200, r.body);
-      return c;
-    }
+    const signedIn = (email: string, password = PASSWORD) => signedInClient(t.app, email, password);
 
     async function enrol(c: WebClient, password = PASSWORD): Promise<{ secret: string; recoveryCodes: string[] }> {
       const setup = await c.request('POST', '/app/api/account/mfa/setup');

@@ -5,7 +5,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, testApp, bearer, basic, smallNetwork, type TestApp } from './helpers/app.ts';
-import { PASSWORD, webClient, type WebClient } from './helpers/web.ts';
+import { PASSWORD, signedInClient } from './helpers/web.ts';
 import { FULL_ACCESS } from '../src/domain/identity/credentials/scopes.ts';
 
 for (const dialect of DIALECTS) {
@@ -16,11 +16,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    async function signedIn(email: string): Promise<WebClient> {
-      const c = webClient(t.app);
-      assert.equal((await c.signIn(email)).statusCode, 200);
-      return c;
-    }
+    const signedIn = (email: string) => signedInClient(t.app, email);
     const count = async (userId: string) => (await t.database.db.selectFrom('credentials').select('id').where('user_id', '=', userId).execute()).length;
 
     test('a custom-scope token works on the API with exactly those scopes; revoked → 401 on the next call', async () => {

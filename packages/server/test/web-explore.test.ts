@@ -5,7 +5,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, testApp, bearer, smallNetwork, type TestApp } from './helpers/app.ts';
-import { webClient, type WebClient } from './helpers/web.ts';
+import { webClient, signedInClient } from './helpers/web.ts';
 import { viewer } from './helpers/embed.ts';
 import { endSessionsWhere } from '../src/store/embed-sessions.ts';
 
@@ -17,11 +17,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    async function signedIn(email: string): Promise<WebClient> {
-      const c = webClient(t.app);
-      assert.equal((await c.signIn(email)).statusCode, 200);
-      return c;
-    }
+    const signedIn = (email: string) => signedInClient(t.app, email);
     async function network(token: string, status: 'Public' | 'Private' = 'Private'): Promise<string> {
       const r = await t.app.inject({ method: 'POST', url: '/api/v2/networks', headers: bearer(token), payload: { name: 'Team', status, isDirected: true, networkJSON: smallNetwork() } });
       assert.equal(r.statusCode, 200, r.body);

@@ -6,7 +6,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, testApp, bearer, smallNetwork, type TestApp } from './helpers/app.ts';
-import { webClient, type WebClient } from './helpers/web.ts';
+import { signedInClient } from './helpers/web.ts';
 import { deleteRedisKeys, queueEnv } from './helpers/redis.ts';
 
 for (const dialect of DIALECTS) {
@@ -26,11 +26,7 @@ for (const dialect of DIALECTS) {
       for (const q of [qenv, qidle]) if (q.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(q.NETLOOM_REDIS_PREFIX);
     });
 
-    async function signedIn(app: TestApp, email: string): Promise<WebClient> {
-      const c = webClient(app.app);
-      assert.equal((await c.signIn(email)).statusCode, 200);
-      return c;
-    }
+    const signedIn = (app: TestApp, email: string) => signedInClient(app.app, email);
     async function network(app: TestApp, token: string, name: string): Promise<string> {
       const res = await app.app.inject({ method: 'POST', url: '/api/v2/networks', headers: bearer(token), payload: { name, networkJSON: smallNetwork() } });
       assert.equal(res.statusCode, 200, res.body);

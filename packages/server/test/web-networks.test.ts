@@ -5,7 +5,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, testApp, bearer, smallNetwork, type TestApp } from './helpers/app.ts';
-import { webClient, type WebClient } from './helpers/web.ts';
+import { webClient, signedInClient } from './helpers/web.ts';
 import { workbookFromRows } from '../src/domain/formats/xlsx.ts';
 
 async function multipart(files: Record<string, { body: Uint8Array | string; name: string }>, fields: Record<string, string> = {}) {
@@ -24,11 +24,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    async function signedIn(email: string): Promise<WebClient> {
-      const c = webClient(t.app);
-      assert.equal((await c.signIn(email)).statusCode, 200);
-      return c;
-    }
+    const signedIn = (email: string) => signedInClient(t.app, email);
     const create = async (token: string, body: Record<string, unknown>) => {
       const res = await t.app.inject({ method: 'POST', url: '/api/v2/networks', headers: bearer(token), payload: { networkJSON: smallNetwork(), ...body } });
       assert.equal(res.statusCode, 200, res.body);

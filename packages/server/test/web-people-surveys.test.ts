@@ -6,7 +6,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, testApp, bearer, type TestApp } from './helpers/app.ts';
-import { webClient, type WebClient } from './helpers/web.ts';
+import { webClient, type WebClient, signedInClient } from './helpers/web.ts';
 
 const QUESTIONS = [
   { id: 'advice', type: 'relationship', text: 'Who do you go to for advice?', maxSelections: 5 },
@@ -34,12 +34,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    async function signedIn(email: string): Promise<WebClient> {
-      const c = webClient(t.app);
-      const res = await c.signIn(email);
-      assert.equal(res.statusCode, 200, res.body);
-      return c;
-    }
+    const signedIn = (email: string) => signedInClient(t.app, email);
     const api = (method: 'GET' | 'POST', url: string) => t.app.inject({ method, url: `/api/v2${url}`, headers: bearer(ownerToken) });
 
     test("a Standard User manages the organization's people, fields and surveys with the session; the API sees the same directory", async () => {

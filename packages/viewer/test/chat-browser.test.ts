@@ -8,14 +8,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { events, sdk, skipBrowser as skip, startBrowserEnv, waitForEvent, type BrowserEnv } from './helpers/browser-env.ts';
+import { teamNetwork } from '../../server/test/helpers/graphs.ts';
 
-function teamNetwork() {
-  const nodes = Array.from({ length: 12 }, (_, i) => ({ id: `n${i}`, attributes: { name: i === 5 ? 'Bridget' : `P${i}`, team: i < 6 ? 'Sales' : 'Eng', score: i } }));
-  const edges: { id: number; source: string; target: string }[] = [];
-  for (const base of [0, 6]) for (let a = 0; a < 6; a++) for (let b = a + 1; b < 6; b++) edges.push({ id: edges.length, source: `n${base + a}`, target: `n${base + b}` });
-  edges.push({ id: edges.length, source: 'n5', target: 'n6' });
-  return { nodes, edges };
-}
 
 let env: BrowserEnv;
 let networkId: string;

@@ -6,7 +6,8 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, matchPath, useLocation, useNavigate } from 'react-router';
 import { routes, externalNav, type AppRoute } from './routes.tsx';
-import { useSession, useSignOut } from './api/queries.ts';
+import { useSession } from './api/session.ts';
+import { useSignOut } from './features/auth/api/auth.ts';
 import { sessionEnded } from './api/outcomes.ts';
 import { APP_PATHS, safeNext } from '@netloom/protocol/http';
 import { Button, Loading, Empty, ErrorNotice } from './components/ui.tsx';

@@ -13,8 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
-import { startWebEnv, signIn, axe, horizontalOverflow, keepShot, skipBrowser, type WebEnv } from './helpers/web-env.ts';
-import { decodePng } from '../../viewer/test/png.ts';
+import { startWebEnv, signIn, axe, horizontalOverflow, keepShot, nodePixels, skipBrowser, type WebEnv } from './helpers/web-env.ts';
 import { workbookFromRows } from '../../server/src/domain/formats/xlsx.ts';
 
 let env: WebEnv;
@@ -174,17 +173,6 @@ async function uploadThroughPage(page: Page, file: { name: string; buffer: Buffe
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.getByTestId('toast').filter({ hasText: `Imported “${name}”` }).waitFor({ timeout: 30_000 });
   await dialog.waitFor({ state: 'hidden' });
-}
-
-/** Pixels of the viewer in its node colour family (blue-grey discs), not background, edges or labels. */
-function nodePixels(png: Buffer): number {
-  const img = decodePng(png);
-  let n = 0;
-  for (let i = 0; i < img.data.length; i += 4) {
-    const r = img.data[i], b = img.data[i + 2];
-    if (b - r > 25 && b > 90 && b < 210) n++;
-  }
-  return n;
 }
 
 test('every template format: downloaded from the upload dialog, uploaded through the page, listed, drawn in Explore, downloaded in every export format and uploaded again equal', { skip: skipBrowser }, async () => {

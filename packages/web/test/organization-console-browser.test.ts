@@ -14,23 +14,12 @@ import { after, before, describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, skipBrowser, startService, type Service } from '../../viewer/test/helpers/browser-env.ts';
-import { decodePng } from '../../viewer/test/png.ts';
 import { PASSWORD } from '../../server/test/helpers/web.ts';
+import { nodePixels } from './helpers/web-env.ts';
 
 const shotDir = process.env.NETLOOM_SCREENSHOT_DIR;
 async function snap(page: Page, name: string): Promise<void> {
   if (shotDir) writeFileSync(join(shotDir, `console-${name}.png`), await page.screenshot({ fullPage: true }));
-}
-
-/** Pixels of the preview in the viewer's node colour family (blue-grey discs), not background, edges or text. */
-function nodePixels(png: Buffer): number {
-  const img = decodePng(png);
-  let n = 0;
-  for (let i = 0; i < img.data.length; i += 4) {
-    const r = img.data[i], b = img.data[i + 2];
-    if (b - r > 25 && b > 90 && b < 210) n++;
-  }
-  return n;
 }
 
 async function seats(page: Page): Promise<string> {
@@ -154,6 +143,41 @@ describe('organization console in the browser', { skip: skipBrowser }, () => {
     }
     await snap(console2, 'audit');
     await console2.close();
+  });
+
+  test('pending invitations: invite, listed as pending, Revoke; the audit log names who acted with readable details (issue 23)', async () => {
+    await page.goto(`${svc.service}/organization`);
+    await page.getByRole('button', { name: 'Invite member' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('E-mail').fill('grace@example.org');
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    await dialog.getByRole('button', { name: /Done|Close/ }).first().click();
+    const pending = page.getByTestId('pending-invitations');
+    const row = pending.locator('tr[data-invitation="grace@example.org"]');
+    await row.waitFor();
+    assert.match(await row.innerText(), /Standard User[\s\S]*Ada Admin/);
+    await snap(page, 'pending-invitations');
+    await row.getByRole('button', { name: 'Revoke the invitation of grace@example.org' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
+    await row.waitFor({ state: 'detached' });
+    await pending.getByText('No invitation is waiting to be accepted.').waitFor();
+
+    await page.goto(`${svc.service}/organization/audit`);
+    await page.getByLabel('Kind of event').selectOption('invitation.');
+    await page.getByLabel('Who acted').selectOption('user');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const table = page.getByTestId('audit-table');
+    for (const action of ['invitation.create', 'invitation.revoke']) {
+      const entry = table.locator(`tr[data-action="${action}"]`).first();
+      await entry.waitFor();
+      const actor = await entry.locator('td[data-label="Actor"]').innerText();
+      assert.match(actor, new RegExp(`Ada Admin <${admin.email.replace('.', '\\.')}> \\(person\\)`), actor);
+      const details = await entry.locator('td[data-label="Details"]').innerText();
+      assert.match(details, /Role\s+Standard User/, details);
+      assert.equal(details.includes('{'), false, `details are not raw JSON: ${details}`);
+    }
+    assert.equal(await table.locator('tr[data-action]:not([data-action^="invitation."])').count(), 0, 'only invitation events');
+    await snap(page, 'audit-readable');
   });
 
   test('axe-core: no serious or critical violation on any console page', async () => {

@@ -28,7 +28,7 @@ import type { Graph } from '../graph/csr.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
 import { resolveWeightAttribute, runMetric, getMetric, resolveParams } from '../metrics/run.ts';
 import { groupOfNodes, groupReportOf, refuseInfiniteSums, type GroupRow } from '../metrics/groups.ts';
-import { EngineError, type ProblemItem } from '../errors.ts';
+import { invalidArgsOf, type ProblemItem } from '../errors.ts';
 
 export interface CompareParams {
   metrics?: string[];
@@ -82,7 +82,7 @@ export function checkCompareMetrics(ids: string[]): void {
     }
   });
   if (new Set(ids).size !== ids.length) problems.push({ path: '/metrics', message: 'names a metric twice' });
-  if (problems.length) throw new EngineError('INVALID_ARGS', `${problems[0].path.slice(1).replaceAll('/', '.')}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgsOf(problems);
 }
 
 const sub = (a: number | null | undefined, b: number | null | undefined) => (typeof a === 'number' && typeof b === 'number' ? b - a : null);

@@ -12,7 +12,7 @@
 import { type Graph, type ArcList, arcsToCsr } from './csr.ts';
 import type { NetworkJSON } from './network-json.ts';
 import { IdIndex } from './ids.ts';
-import { EngineError } from '../errors.ts';
+import { invalidArgs, invalidArgsOf } from '../errors.ts';
 
 export interface BuildOptions {
   directed: boolean;
@@ -120,7 +120,7 @@ export function buildGraph(network: NetworkJSON, opts: BuildOptions): Graph {
     }
   }
   if (problems.length > 0) {
-    throw new EngineError('INVALID_ARGS', problems[0].path.slice(1).replaceAll('/', '.') + ': ' + problems[0].message, problems);
+    throw invalidArgsOf(problems);
   }
   const arcs: ArcList = { src, dst, w, length: len };
   const out = arcsToCsr(n, arcs, weighted);
@@ -167,7 +167,7 @@ function refuseInfiniteSums(network: NetworkJSON, index: IdIndex, csr: { off: In
       if (e < 0) e = 0;
       const path = `/networkJSON/edges/${e}/attributes/${attr}`;
       const message = `edge ${JSON.stringify(String(edges[e]?.id))}: the weights of the parallel edges between its endpoints sum to more than the largest Number (about 1.8e308); scale the weights down`;
-      throw new EngineError('INVALID_ARGS', `${path.slice(1).replaceAll('/', '.')}: ${message}`, [{ path, message }]);
+      throw invalidArgs(path, message);
     }
   }
 }

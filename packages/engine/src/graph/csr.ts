@@ -116,14 +116,6 @@ export function arcsToCsr(n: number, arcs: ArcList, sumWeights: boolean): { off:
   return { off, adj, w };
 }
 
-/** Degree helpers used by many kernels. */
-export function outDegree(g: Graph, u: number): number {
-  return g.outOff[u + 1] - g.outOff[u];
-}
-export function inDegree(g: Graph, u: number): number {
-  return g.inOff[u + 1] - g.inOff[u];
-}
-
 /**
  * The undirected view of a directed graph's rows: node u's row is the sorted merge of its successor and
  * predecessor rows, each neighbour once; the value of a neighbour v is f(w_uv) + f(w_vu) when both

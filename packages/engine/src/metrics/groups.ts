@@ -33,11 +33,11 @@
  * No NetworkX function: packages/engine/test/oracle/groups.py is the reference the tests compare with.
  */
 import { Type } from 'typebox';
-import { GroupReportSchema } from '@netloom/protocol/http';
+import { GroupReportSchema, type GroupReport, type GroupRow } from '@netloom/protocol/http';
 import { buildGraph, weightAttribute } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
-import { EngineError } from '../errors.ts';
+import { EngineError, invalidArgs } from '../errors.ts';
 import { metricEdgeWeightsParam } from './params.ts';
 import type { ReportMetric } from './types.ts';
 import { largestWeightPath } from './weights.ts';
@@ -65,23 +65,7 @@ export interface GroupsParams {
   minGroupSize: number;
 }
 
-export interface GroupRow {
-  value: string;
-  size: number;
-  internal: number;
-  external: number;
-  density: number | null;
-  ei: number | null;
-}
-export interface GroupReport {
-  attribute: string;
-  groups: GroupRow[];
-  matrix: { values: string[]; counts: number[][]; densities: (number | null)[][] };
-  ei: number | null;
-  suppressed: number;
-  directed: boolean;
-  ties: number;
-}
+export type { GroupReport, GroupRow };
 
 /** Node groups: the string form of each node's value of `attribute`, `(no value)` when it has none. */
 export function groupOfNodes(network: NetworkJSON, attribute: string): { names: string[]; of: Int32Array } {
@@ -198,7 +182,7 @@ export function refuseInfiniteSums(report: GroupReport, network: NetworkJSON, we
   if (Number.isFinite(report.ties)) return report;
   const path = largestWeightPath(network, weight);
   const message = 'edge weights too large: the sum of tie weights exceeds the largest Number (about 1.8e308); scale the weights down';
-  throw new EngineError('INVALID_ARGS', `${path.slice(1).replaceAll('/', '.')}: ${message}`, [{ path, message }]);
+  throw invalidArgs(path, message);
 }
 
 export const groups: ReportMetric<GroupsParams> = {
@@ -225,6 +209,9 @@ export const groups: ReportMetric<GroupsParams> = {
     '- **Minimum group size.** Groups with fewer than `minGroupSize` members merge into `Other (< k)` (`suppressed` = their nodes).',
     '  It counts as one group for every figure, but it is listed in `groups` and `matrix` only when it has at least k members;',
     '  otherwise its nodes count in the whole-network `ei` only. No group smaller than k is ever reported.',
+    '  A network generated from a survey (`POST /surveys/:id/networks`) carries the survey\'s `minGroupSize` (default 5) as a floor:',
+    '  a stored survey network is never reported with a smaller k (the API, the viewer\'s Groups panel, jobs and compare alike),',
+    '  so no field — sensitive ones included — defines a reported group smaller than the survey allows.',
     `- **Order.** Groups by value in code-point order, then \`(no value)\`, then \`Other (< k)\`. At most ${MAX_GROUPS} groups (400 naming \`attribute\` beyond: raise \`minGroupSize\`).`,
     '',
     'References: Krackhardt & Stern (1988), Social Psychology Quarterly 51(2):123–140, doi 10.2307/2786835; Wasserman & Faust (1994),',

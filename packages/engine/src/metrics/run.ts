@@ -7,7 +7,7 @@ import { Value } from 'typebox/value';
 import { createHash } from 'node:crypto';
 import type { AnyMetric, MetricContext, NodeValues } from './types.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
-import { EngineError, type ProblemItem } from '../errors.ts';
+import { EngineError, invalidArgsOf, type ProblemItem } from '../errors.ts';
 import { metrics } from './registry.ts';
 import { weightAttribute } from '../graph/build.ts';
 import { ENGINE_VERSION } from '../version.ts';
@@ -64,8 +64,7 @@ export function resolveParams(metric: AnyMetric, raw: Record<string, unknown>, p
     if (problems.length >= 100) break;
   }
   if (problems.length > 0) {
-    const first = problems[0];
-    throw new EngineError('INVALID_ARGS', `${first.path.replace(/^\//, '').replaceAll('/', '.') || 'parameters'}: ${first.message}`, problems);
+    throw invalidArgsOf(problems, 'parameters');
   }
   return params;
 }

@@ -14,7 +14,7 @@
  */
 import type { Graph } from '../graph/csr.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
-import { EngineError } from '../errors.ts';
+import { EngineError, invalidArgs } from '../errors.ts';
 import { weightAttribute } from '../graph/build.ts';
 
 /** By default, weights whose largest lies outside [2⁻⁵⁰⁰, 2⁵⁰⁰] are rescaled; others are used as given (NetworkX parity). */
@@ -112,12 +112,12 @@ export function refuseOverflow(network: NetworkJSON, metricEdgeWeights: unknown,
       const id = String(network.nodes[i]?.id);
       const path = largestWeightPath(network, metricEdgeWeights);
       const message = `edge weights too large: the ${what} of node ${JSON.stringify(id)} exceeds the largest Number (about 1.8e308); scale the weights down`;
-      throw new EngineError('INVALID_ARGS', `${path.slice(1).replaceAll('/', '.')}: ${message}`, [{ path, message }]);
+      throw invalidArgs(path, message);
     }
   }
 }
 
 /** INVALID_ARGS naming an edge weight (path from `largestWeightPath` or a specific edge). */
 export function weightProblem(path: string, message: string): EngineError {
-  return new EngineError('INVALID_ARGS', `${path.slice(1).replaceAll('/', '.')}: ${message}`, [{ path, message }]);
+  return invalidArgs(path, message);
 }

@@ -14,7 +14,7 @@ import type { AnyMetric } from '../metrics/types.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
 import { validateNetworkJSON } from '../graph/network-json.ts';
 import { resolveParams, type RunOutput } from '../metrics/run.ts';
-import { EngineError, type ProblemItem } from '../errors.ts';
+import { EngineError, invalidArgsOf, type ProblemItem } from '../errors.ts';
 
 /** Body keys common to every metric endpoint (the server adds them to each metric's schema). */
 export const COMMON_KEYS = ['networkId', 'networkJSON', 'isDirected'] as const;
@@ -45,9 +45,7 @@ export function parseBooleanish(v: unknown): boolean | undefined {
 }
 
 function invalid(problems: ProblemItem[]): EngineError {
-  const first = problems[0];
-  const where = first.path.replace(/^\//, '').replaceAll('/', '.');
-  return new EngineError('INVALID_ARGS', where ? `${where}: ${first.message}` : first.message, problems.slice(0, 100));
+  return invalidArgsOf(problems, '');
 }
 
 type Schema = Record<string, unknown>;

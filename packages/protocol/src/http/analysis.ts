@@ -3,7 +3,7 @@
  * group report's answer (`GroupReport`, the response of the engine registry's `groups` report, defined in
  * packages/engine/src/metrics/groups.ts) and network compare's body and answer.
  */
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 const NullableNumber = (description?: string) => Type.Union([Type.Number(), Type.Null()], description ? { description } : {});
 
@@ -40,6 +40,9 @@ export const GroupReportSchema = Type.Object(
   },
   { $id: 'GroupReport', additionalProperties: false, description: 'Group report (docs/metrics.md "groups").' },
 );
+/** One group of a group report, and the report: the engine computes them, the viewer's Groups panel shows them. */
+export type GroupRow = Static<typeof GroupRowSchema>;
+export type GroupReport = Static<typeof GroupReportSchema>;
 
 
 

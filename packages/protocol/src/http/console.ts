@@ -72,8 +72,9 @@ export const LiveSessionPageSchema = Type.Object(
 
 export const AuditQuery = Type.Object(
   {
-    action: Type.Optional(Type.String({ maxLength: 100 })),
+    action: Type.Optional(Type.String({ maxLength: 100, description: 'An action (`member.role`), or a kind of event ending with a dot (`invitation.`: every invitation event).' })),
     actor: Type.Optional(Type.String({ maxLength: 100, description: 'Actor id (a user, credential or managed user).' })),
+    actorKind: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('managed_user'), Type.Literal('credential'), Type.Literal('anonymous'), Type.Literal('operator'), Type.Literal('cli')], { description: 'Only entries by this kind of actor.' })),
     target: Type.Optional(Type.String({ maxLength: 200, description: 'Target: a managed user external id, member id, session id or network id.' })),
     from: Type.Optional(Type.String({ maxLength: 40, description: 'Date (2026-11-24) or ISO date-time; inclusive.' })),
     to: Type.Optional(Type.String({ maxLength: 40, description: 'Date (whole day included) or ISO date-time; exclusive.' })),
@@ -163,7 +164,22 @@ export const MovedNetworkSchema = Type.Object(
 );
 
 /** The named schemas of this file (http/index.ts registers them). */
-export const CONSOLE_SCHEMAS = [
+/** The console's pending invitations (Owners/Admins): not yet accepted, revoked or expired. */
+export const PendingInvitationSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Identifies the invitation for Revoke (not the link: it cannot be redeemed).' }),
+    email: Type.String(),
+    role: Type.Union([Type.String(), Type.Null()]),
+    invitedBy: Type.Union([Type.String(), Type.Null()], { description: 'Who invited: "name <e-mail>", or the command line.' }),
+    created: Type.String({ format: 'date-time' }),
+    expiresAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'PendingInvitation', additionalProperties: false },
+);
+export const PendingInvitationListSchema = Type.Object({ invitations: Type.Array(ref(PendingInvitationSchema)) }, { $id: 'PendingInvitationList', additionalProperties: false });
+export const InvitationIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const CONSOLE_SCHEMAS = [PendingInvitationSchema, PendingInvitationListSchema, 
   LeftOrganizationSchema,
   MovedNetworkSchema,
   OrganizationMemberSchema,

@@ -172,7 +172,14 @@ export const AuditEntrySchema = Type.Object(
   {
     id: Type.String(),
     at: DateTime(),
-    actor: Type.Object({ kind: Type.String(), id: Type.String() }, { additionalProperties: false }),
+    actor: Type.Object(
+      {
+        kind: Type.String({ description: '`user` (a person of the web application), `managed_user`, `credential` (an organization or user API credential), `anonymous` (a signed-out Discover visitor), `operator` or `cli`.' }),
+        id: Type.String(),
+        name: Type.Optional(Type.String({ description: 'Who that is, readable: "Ada Lovelace <ada@example.org>", a managed user\'s name (external id), a credential\'s name, "anonymous (Discover)".' })),
+      },
+      { additionalProperties: false },
+    ),
     action: Type.String(),
     target: Type.Union([Type.String(), Type.Null()]),
     details: Type.Record(Type.String(), Type.Unknown()),

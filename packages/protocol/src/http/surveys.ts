@@ -5,6 +5,7 @@
  */
 import { Type } from 'typebox';
 import { ref } from './ref.ts';
+import { NetworkCompareSchema } from './analysis.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -50,6 +51,36 @@ const ScheduleSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const NonRespondents = Type.Union([Type.Literal('keep'), Type.Literal('drop'), Type.Literal('reconstruct'), Type.Literal('reciprocated')], {
+  description:
+    'keep: every person stays, with the ties others reported to them; drop: people who did not answer the question and their ties go; reconstruct: a non-respondent\'s ties are what others said of them, in both directions (edge attribute `Reconstructed`); reciprocated: only ties both ends named.',
+});
+
+const GenerateOptions = Type.Object(
+  {
+    questions: Type.Union([Type.Literal('each'), Type.Array(Type.String())]),
+    combined: Type.Boolean(),
+    nonRespondents: NonRespondents,
+    minRating: Type.Optional(Type.Integer({ minimum: 1 })),
+    fields: Type.Array(Type.String(), { description: 'The custom fields written as node attributes.' }),
+    privacy: Type.Optional(Type.Union([Type.Literal('identified'), Type.Literal('confidential'), Type.Literal('pseudonymised')])),
+    wave: Type.Optional(Type.Integer({ minimum: 1 })),
+    status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('collecting'), Type.Literal('offline'), Type.Literal('completed')], { description: 'The survey status when generated.' })),
+  },
+  { $id: 'SurveyNetworkOptions', additionalProperties: false },
+);
+
+export const SurveyGeneratedSchema = Type.Object(
+  {
+    _id: Type.String({ description: 'The network.' }),
+    question: Type.String({ description: 'The relationship question id, or `combined`.' }),
+    options: ref(GenerateOptions),
+    preliminary: Type.Boolean({ description: 'Generated before the survey was completed.' }),
+    generatedAt: DateTime,
+  },
+  { $id: 'SurveyGeneratedNetwork', additionalProperties: false },
+);
+
 const Consent = Type.Object({ text: Type.String(), required: Type.Boolean() }, { additionalProperties: false });
 
 export const SurveySchema = Type.Object(
@@ -76,6 +107,7 @@ export const SurveySchema = Type.Object(
     modified: DateTime,
     launchedAt: Nullable(DateTime),
     closedAt: Nullable(DateTime),
+    networks: Type.Array(ref(SurveyGeneratedSchema), { description: 'The networks generated from the survey (POST /surveys/:id/networks) and the options of their last generation.' }),
   },
   { $id: 'Survey', additionalProperties: false },
 );
@@ -108,6 +140,90 @@ export const SurveyShareSchema = Type.Object(
 );
 export const SurveySharesSchema = Type.Object({ shares: Type.Array(ref(SurveyShareSchema)) }, { $id: 'SurveyShares', additionalProperties: false });
 export const SurveyShareBody = Type.Object({ email: Type.String(), permission: Type.Union([Type.Literal('View'), Type.Literal('Edit')]) }, { $id: 'SurveyShareBody', additionalProperties: false });
+
+export const SurveyNetworksBody = Type.Object(
+  {
+    questions: Type.Optional(Type.Union([Type.Literal('each'), Type.Array(Type.String(), { minItems: 1 })], { description: 'Relationship question ids, or "each" (default).' })),
+    combined: Type.Optional(Type.Boolean({ description: 'Also one combined network (edge attribute `Question`).' })),
+    nonRespondents: Type.Optional(NonRespondents),
+    minRating: Type.Optional(Type.Integer({ minimum: 1, maximum: 11, description: 'Ties rated below it are left out (1 = the lowest label that is not "I don\'t know"; the edge `Weight` uses the same unit).' })),
+    fields: Type.Optional(Type.Array(Type.String(), { description: 'Custom field keys written as node attributes (default: every non-sensitive field). A sensitive field only when named, never in a pseudonymised survey.' })),
+    dryRun: Type.Optional(Type.Boolean({ description: 'true: store nothing; answer the node and edge counts of every non-respondent mode (200).' })),
+  },
+  { $id: 'SurveyNetworksBody', additionalProperties: false },
+);
+
+export const SurveyNetworksResultSchema = Type.Object(
+  {
+    networks: Type.Array(
+      Type.Object(
+        {
+          _id: Type.String(),
+          name: Type.String(),
+          question: Type.String({ description: 'The question id, or `combined`.' }),
+          networkUUID: Type.String(),
+          nodeCount: Type.Integer({ minimum: 0 }),
+          edgeCount: Type.Integer({ minimum: 0 }),
+          created: Type.Boolean({ description: 'false: an earlier generation\'s network was updated (same `_id`).' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    preliminary: Type.Boolean({ description: 'The survey is not completed yet.' }),
+    options: ref(GenerateOptions),
+    generatedAt: DateTime,
+  },
+  { $id: 'SurveyNetworksResult', additionalProperties: false },
+);
+
+const Counts = Type.Object({ nodes: Type.Integer({ minimum: 0 }), edges: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+export const SurveyNetworksPreviewSchema = Type.Object(
+  {
+    dryRun: Type.Literal(true),
+    preliminary: Type.Boolean(),
+    people: Type.Integer({ minimum: 0, description: 'People who can be nodes (the roster, and respondents outside it who answered).' }),
+    respondents: Type.Integer({ minimum: 0, description: 'People asked.' }),
+    options: ref(GenerateOptions),
+    networks: Type.Array(
+      Type.Object(
+        {
+          question: Type.String(),
+          name: Type.String(),
+          directed: Type.Boolean(),
+          responded: Type.Integer({ minimum: 0 }),
+          nodes: Type.Integer({ minimum: 0 }),
+          edges: Type.Integer({ minimum: 0 }),
+          modes: Type.Object({ keep: Counts, drop: Counts, reconstruct: Counts, reciprocated: Counts }, { additionalProperties: false, description: 'Counts under every non-respondent mode.' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'SurveyNetworksPreview', additionalProperties: false },
+);
+
+export const SurveyCompareBody = Type.Object(
+  {
+    question: Type.Optional(Type.String({ minLength: 1, description: 'A relationship question id or "combined"; default: the first with a generated network in both waves.' })),
+    attribute: Type.Optional(Type.String({ minLength: 1, description: 'Node attribute whose groups are compared (e.g. a custom field label such as `Team`).' })),
+    metrics: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 8, description: 'Node-metric ids compared per node (scope `metrics:write` and the metrics plan).' })),
+    minGroupSize: Type.Optional(Type.Integer({ minimum: 1, description: 'Never below the larger of the two surveys\' minimum group sizes.' })),
+    metricEdgeWeights: Type.Optional(Type.Union([Type.Boolean(), Type.String({ minLength: 1 })])),
+  },
+  { $id: 'SurveyCompareBody', additionalProperties: false },
+);
+
+const WaveSide = Type.Object({ surveyId: Type.String(), wave: Type.Integer({ minimum: 1 }), networkId: Type.String(), name: Type.String() }, { additionalProperties: false });
+export const SurveyCompareSchema = Type.Object(
+  {
+    question: Type.String({ description: 'The question compared (id, or `combined`).' }),
+    minGroupSize: Type.Integer({ minimum: 1, description: 'The minimum group size the group changes were computed with.' }),
+    a: WaveSide,
+    b: WaveSide,
+    comparison: ref(NetworkCompareSchema),
+  },
+  { $id: 'SurveyCompare', additionalProperties: false, description: '`a` = the previous wave, `b` = this survey; `comparison` as POST /networks/compare answers it.' },
+);
 
 const ResponseStatus = Type.Union([Type.Literal('notStarted'), Type.Literal('inProgress'), Type.Literal('submitted')]);
 
@@ -224,6 +340,13 @@ export const DeliverySchema = Type.Object(
 export const DeliveriesSchema = Type.Object({ enabled: Type.Boolean({ description: 'false: SMTP_URL is not set; nothing is e-mailed.' }), deliveries: Type.Array(ref(DeliverySchema)) }, { $id: 'SurveyDeliveries', additionalProperties: false });
 
 export const SURVEY_SCHEMAS = [
+  SurveyCompareBody,
+  SurveyCompareSchema,
+  GenerateOptions,
+  SurveyGeneratedSchema,
+  SurveyNetworksBody,
+  SurveyNetworksResultSchema,
+  SurveyNetworksPreviewSchema,
   DeliverySchema,
   DeliveriesSchema,
   SelectorSchema,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ENGINE_ERROR_CODES, EngineError } from '@netloom/engine';
+import { ENGINE_ERROR_CODES, EngineError, invalidArgsOf } from '@netloom/engine';
 import { PROBLEM_CODES } from '@netloom/protocol';
 import { DomainError, ERROR_CODES, fieldOf, invalidArgs, problemDetail } from './errors.ts';
 
@@ -30,4 +30,22 @@ test('the first problem becomes the detail as `field: message`; errors lists up 
   assert.equal(err.status, 400);
   assert.equal(err.detail, 'n.0: bad');
   assert.equal(err.errors?.length, 100);
+  // the engine builds its details with the same rule
+  const engineErr = invalidArgsOf(many, 'parameters');
+  assert.equal(engineErr.message, 'n.0: bad');
+  assert.equal(engineErr.errors.length, 100);
+  assert.equal(problemDetail([{ path: '', message: 'must be an object' }], ''), 'must be an object');
+});
+
+test('file problems: places shown as they are, a lead, and how many more there are', () => {
+  const items = [
+    { path: 'edges.csv line 4', message: 'no target' },
+    { path: 'edges.csv line 9', message: 'no source' },
+    { path: 'edges.csv line 12', message: 'no source' },
+  ];
+  assert.equal(problemDetail(items, { paths: 'place', total: items.length }), 'edges.csv line 4: no target (and 2 more problems)');
+  assert.equal(problemDetail(items.slice(0, 2), { paths: 'place', total: 2 }), 'edges.csv line 4: no target (and 1 more problem)');
+  assert.equal(problemDetail(items.slice(0, 1), { paths: 'place', total: 1 }), 'edges.csv line 4: no target');
+  assert.equal(problemDetail(items, { lead: 'the file has problems', paths: 'place', total: 'stopped' }), 'the file has problems: edges.csv line 4: no target (and more: reading stopped after 3 problems)');
+  assert.equal(problemDetail([{ path: '/rows/3/team', message: 'row 3, column B (team): is not an option' }], { lead: 'the file has problems', paths: 'none', total: 1 }), 'the file has problems: row 3, column B (team): is not an option');
 });

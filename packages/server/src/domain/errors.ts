@@ -6,7 +6,7 @@
  * the problem handler renders them all as RFC 9457 problem JSON; the CLI prints
  * `{ error: { code, status, detail } }` with the same status.
  */
-import { PROBLEM_CODES, isProblemCode, type ProblemCode } from '@netloom/protocol';
+import { PROBLEM_CODES, fieldOf, isProblemCode, problemDetail, type ProblemCode, type ProblemDetailOptions, type ProblemItem as ProtocolProblemItem } from '@netloom/protocol';
 
 /** The registry, under the name the server's modules use. */
 export const ERROR_CODES = PROBLEM_CODES;
@@ -16,27 +16,14 @@ export const isErrorCode = isProblemCode;
 
 export type DomainErrorCode = ErrorCode;
 
-/** One problem of a request: a JSON pointer (`/networkJSON/edges/3/target`, `/query/limit`) and what is wrong. */
-export interface ProblemItem {
-  path: string;
-  message: string;
-}
+/** One problem of a request, and the one "first problem → detail" rule (@netloom/protocol, problem-detail.ts). */
+export type ProblemItem = ProtocolProblemItem;
 export type DomainErrorItem = ProblemItem;
-
-/** A JSON pointer as a field name for messages: `/networkJSON/edges/3` → `networkJSON.edges.3` (U+0000 shown escaped). */
-export function fieldOf(pointer: string): string {
-  return pointer.replace(/^\//, '').replaceAll('/', '.').replaceAll('\u0000', '\\u0000');
-}
-
-/** The `detail` of an INVALID_ARGS problem: its first problem, as `field: message` (`whole` names the root). */
-export function problemDetail(problems: readonly ProblemItem[], whole = 'body'): string {
-  const first = problems[0];
-  return first ? `${fieldOf(first.path) || whole}: ${first.message}` : `${whole}: is invalid`;
-}
+export { fieldOf, problemDetail };
 
 /** 400 INVALID_ARGS naming the first problem in `detail` and listing (up to 100 of) them in `errors`. */
-export function invalidArgs(problems: readonly ProblemItem[], whole = 'body'): DomainError {
-  return new DomainError('INVALID_ARGS', problemDetail(problems, whole), problems.slice(0, 100));
+export function invalidArgs(problems: readonly ProblemItem[], options: string | ProblemDetailOptions = 'body'): DomainError {
+  return new DomainError('INVALID_ARGS', problemDetail(problems, options), problems.slice(0, 100));
 }
 
 export class DomainError extends Error {

@@ -27,7 +27,7 @@ import type { FastifyInstance } from 'fastify';
 import { Transform, type TransformCallback } from 'node:stream';
 import { MAX_JSON_DEPTH, NetworkElementCounter, elementsOverMessage, findNul, mayExceedElements, nestsDeeperThan } from '@netloom/engine/graph/json-limits.ts';
 import { HttpProblem } from './error-codes.ts';
-import { fieldOf, problemDetail } from '../domain/errors.ts';
+import { problemDetail } from '../domain/errors.ts';
 
 export { MAX_JSON_DEPTH, findNul };
 
@@ -66,7 +66,7 @@ export function parseJsonBody(text: string): unknown {
   if (text.length < 1024 && text.trim() === '') return undefined;
   if (text.length > MAX_JSON_DEPTH * 2 && nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     const message = `JSON nested deeper than ${MAX_JSON_DEPTH} levels is not accepted`;
-    throw new HttpProblem('INVALID_ARGS', `body: ${message}`, { errors: [{ path: '', message }] });
+    throw new HttpProblem('INVALID_ARGS', problemDetail([{ path: '', message }]), { errors: [{ path: '', message }] });
   }
   let value: unknown;
   try {
@@ -84,7 +84,7 @@ export function parseJsonBody(text: string): unknown {
   if (text.includes('\\u0000')) {
     const at = findNul(value);
     if (at !== null) {
-      throw new HttpProblem('INVALID_ARGS', `${fieldOf(at) || 'body'}: ${NUL_MESSAGE} (U+0000 cannot be stored)`, { errors: [{ path: at, message: NUL_MESSAGE }] });
+      throw new HttpProblem('INVALID_ARGS', problemDetail([{ path: at, message: `${NUL_MESSAGE} (U+0000 cannot be stored)` }]), { errors: [{ path: at, message: NUL_MESSAGE }] });
     }
   }
   return value;

@@ -4,7 +4,7 @@
  * `Prefer: respond-async` (RFC 7240) that turns a run into a job (docs/jobs.md).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MetricCancelled, type MetricAnswer } from '../domain/metrics/runs.ts';
+import { MetricCancelled, type MetricAnswer } from '../domain/metrics/compute.ts';
 
 /** An AbortSignal that fires when the client goes away before the answer is sent. */
 function disconnectSignal(reply: FastifyReply): { signal: AbortSignal; done: () => void } {
@@ -25,6 +25,19 @@ export async function withDisconnect(reply: FastifyReply, fn: (signal: AbortSign
   const { signal, done } = disconnectSignal(reply);
   try {
     return sendJSONBytes(reply, (await fn(signal)).json);
+  } catch (err) {
+    if (err instanceof MetricCancelled) return reply.code(499).send();
+    throw err;
+  } finally {
+    done();
+  }
+}
+
+/** As `withDisconnect` for an answer built as an object (serialized by the route's schema). */
+export async function withDisconnectValue<T>(reply: FastifyReply, fn: (signal: AbortSignal) => Promise<T>): Promise<FastifyReply> {
+  const { signal, done } = disconnectSignal(reply);
+  try {
+    return reply.code(200).send(await fn(signal));
   } catch (err) {
     if (err instanceof MetricCancelled) return reply.code(499).send();
     throw err;

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { HttpProblem } from './error-codes.ts';
-import { fieldOf } from '../domain/errors.ts';
+import { problemDetail } from '../domain/errors.ts';
 import { NUL_MESSAGE } from './json-body.ts';
 
 function nulIn(where: 'params' | 'query', record: unknown): string | null {
@@ -24,7 +24,6 @@ export function registerNulGuard(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     const at = nulIn('params', request.params) ?? nulIn('query', request.query);
     if (at === null) return done();
-    const shown = fieldOf(at);
-    done(new HttpProblem('INVALID_ARGS', `${shown}: ${NUL_MESSAGE} (U+0000 cannot be stored)`, { errors: [{ path: at.replaceAll('\u0000', '\\u0000'), message: NUL_MESSAGE }] }));
+    done(new HttpProblem('INVALID_ARGS', problemDetail([{ path: at, message: `${NUL_MESSAGE} (U+0000 cannot be stored)` }]), { errors: [{ path: at.replaceAll('\u0000', '\\u0000'), message: NUL_MESSAGE }] }));
   });
 }

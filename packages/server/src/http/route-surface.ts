@@ -30,8 +30,8 @@ export interface SurfaceOptions {
 
 export interface Surface {
   readonly kind: 'api' | 'web';
-  /** The route's `config`: the scope it needs (API) or the signed-in session (web). */
-  config(resource: Resource): FastifyContextConfig;
+  /** The route's `config`: the scope it needs (API; `action` overrides the method's) or the signed-in session (web). */
+  config(resource: Resource, action?: 'read' | 'write'): FastifyContextConfig;
   /** The route's OpenAPI schema on this surface: the web surface retags it and names the cookie security. */
   schema<S extends { tags?: string[] }>(schema: S): S;
   /** The caller: the credential's principal (API) or the web session's (web). */
@@ -40,7 +40,7 @@ export interface Surface {
 
 const API: Surface = {
   kind: 'api',
-  config: (resource) => ({ auth: { resource } }),
+  config: (resource, action) => ({ auth: action ? { resource, action } : { resource } }),
   schema: (schema) => schema,
   principal: (request) => principalOf(request, 'credential'),
 };

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { problemDetail } from '../domain/errors.ts';
 import { HttpProblem } from './error-codes.ts';
 import { NUL_MESSAGE } from './json-body.ts';
 
@@ -81,7 +82,7 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
   }
   if (problems.length > 0) {
     await upload.cleanup();
-    throw new HttpProblem('INVALID_ARGS', `${problems[0].path.slice(1)}: ${problems[0].message}`, { errors: problems });
+    throw new HttpProblem('INVALID_ARGS', problemDetail(problems), { errors: problems });
   }
   return upload;
 }

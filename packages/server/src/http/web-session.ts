@@ -25,11 +25,8 @@ import cookie from '@fastify/cookie';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Principal } from '../domain/identity/credentials/principal.ts';
 import { DomainError } from '../domain/errors.ts';
 import { resolveWebSession, SESSION_COOKIE, type WebSessionState } from '../domain/web/sessions.ts';
-import type { MembershipRecord, OrganizationRecord } from '../store/organizations.ts';
-import type { UserRecord } from '../store/users.ts';
 
 export interface WebRouteOptions {
   /** 'required' (default), 'optional' or 'none' (no session is read: sign-in, link redemption). */
@@ -38,17 +35,10 @@ export interface WebRouteOptions {
   mfaExempt?: boolean;
 }
 
-export interface WebRequestState {
+/** What a web route sees of the signed-in session: the domain's WebSessionState without the stored row, plus its ids and end. */
+export interface WebRequestState extends Omit<WebSessionState, 'session'> {
   sessionId: string;
   userId: string;
-  principal: Principal;
-  csrfToken: string;
-  user: UserRecord;
-  membership: MembershipRecord | null;
-  org: OrganizationRecord | null;
-  requireMfa: boolean;
-  mfaEnabled: boolean;
-  mfaEnrolmentRequired: boolean;
   /** The session's absolute / idle end (ISO). */
   expiresAt: string;
 }
@@ -122,18 +112,12 @@ export function sessionCookie(app: FastifyInstance, request: FastifyRequest): st
 
 /** The request state of a resolved session. */
 export function webStateOf(s: WebSessionState, idleMs: number): WebRequestState {
+  const { session, ...state } = s;
   return {
-    sessionId: s.session.id,
+    ...state,
+    sessionId: session.id,
     userId: s.user.id,
-    principal: s.principal,
-    csrfToken: s.csrfToken,
-    user: s.user,
-    membership: s.membership,
-    org: s.org,
-    requireMfa: s.requireMfa,
-    mfaEnabled: s.mfaEnabled,
-    mfaEnrolmentRequired: s.mfaEnrolmentRequired,
-    expiresAt: new Date(Math.min(Date.parse(s.session.expires_at), Date.parse(s.session.last_seen_at) + idleMs)).toISOString(),
+    expiresAt: new Date(Math.min(Date.parse(session.expires_at), Date.parse(session.last_seen_at) + idleMs)).toISOString(),
   };
 }
 

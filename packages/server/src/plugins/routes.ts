@@ -96,5 +96,7 @@ export async function registerRoutes(app: App): Promise<void> {
     // people and surveys: the /api/v2 route plugins on the web surface (http/route-surface.ts)
     await web.register(peopleRoutes, { prefix: '/app/api', surface: 'web' });
     await web.register(surveyRoutes, { prefix: '/app/api', surface: 'web' });
+    // the compare view of the web app (features/analysis)
+    await web.register(networkCompareRoutes, { prefix: '/app/api', surface: 'web' });
   });
 }

@@ -9,7 +9,7 @@
  * Routes only read these; none builds its own.
  */
 import type { FastifyInstance } from 'fastify';
-import type { MetricRunDeps } from '../domain/metrics/runs.ts';
+import type { MetricRunDeps } from '../domain/metrics/compute.ts';
 import type { JobDeps } from '../domain/metrics/jobs.ts';
 import { createEmbedContext, type EmbedContext } from '../domain/embedding/context.ts';
 import type { SignInDeps } from '../domain/identity/sign-in.ts';

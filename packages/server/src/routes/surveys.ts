@@ -6,6 +6,8 @@
  *   GET /surveys/:id/links?format=json|csv|xlsx   POST /surveys/:id/links/:employeeId/(reissue|revoke)
  *   GET /surveys/:id/tracking   GET /surveys/:id/deliveries                               (surveys:read)
  *   GET /surveys/:id/responses   PUT/DELETE /surveys/:id/responses/:employeeId            (responses:*)
+ *   POST /surveys/:id/networks (generate networks, or preview with dryRun)   (surveys:write, networks:write)
+ *   POST /surveys/:id/compare (this wave's network against the previous wave's)   (surveys:read, networks:read)
  * Registered twice (http/route-surface.ts): under /api/v2 for credentials with scopes, and under /app/api
  * for the web application (session cookie + CSRF; `{ surface: 'web' }`), with the same schemas and handlers.
  * Thin: the caller's directory, one domain command, present.
@@ -21,6 +23,9 @@ import { listShares, shareSurvey, unshareSurvey } from '../domain/surveys/access
 import { changeLink, linksFile, listLinks } from '../domain/surveys/distribution.ts';
 import { listDeliveryStates } from '../domain/surveys/mailer.ts';
 import { deleteResponse, enterResponse, listResponses, tracking } from '../domain/surveys/responses.ts';
+import { generateNetworks } from '../domain/surveys/generate.ts';
+import { compareWaves } from '../domain/surveys/compare-waves.ts';
+import { withDisconnect } from '../http/metric-reply.ts';
 import { copySurvey, createSurvey, deleteSurvey, getSurveyResource, listSurveys, updateSurvey } from '../domain/surveys/surveys.ts';
 import {
   DeletedSchema,
@@ -32,10 +37,15 @@ import {
   ResponseListSchema,
   ResponseSchema,
   SurveyBody,
+  SurveyCompareBody,
+  SurveyCompareSchema,
   SurveyCopyBody,
   SurveyLinkSchema,
   SurveyLinksSchema,
   SurveyListSchema,
+  SurveyNetworksBody,
+  SurveyNetworksPreviewSchema,
+  SurveyNetworksResultSchema,
   SurveySchema,
   SurveyShareBody,
   SurveySharesSchema,
@@ -105,6 +115,48 @@ export async function surveyRoutes(app: App, opts: SurfaceOptions): Promise<void
       schema: on({ summary: 'Copy a survey into a new draft, or (wave: true) as its next wave', tags, params: Id, body: ref(SurveyCopyBody), response: { 201: ref(SurveySchema), ...problemResponses(403, 404) } }),
     },
     async (request, reply) => reply.code(201).send(await copySurvey(deps, dirOf(request), request.params.id, request.body)),
+  );
+
+  app.post(
+    '/surveys/:id/networks',
+    {
+      config: surveys,
+      validatorCompiler: checkedByDomain,
+      schema: on({
+        summary: 'Generate networks from the answers (one per relationship question, optionally combined); run again to update them',
+        description:
+          'Nodes are the roster (id employeeId — the pseudonym in pseudonymised surveys —, `name`, the chosen custom fields, attribute answers, `Responded`); edges are nominations (`Weight` from the rating). `nonRespondents` decides what happens to people who did not answer. Running it again updates the same networks (same `_id`, new `networkUUID`). Before the survey is completed the networks are preliminary. `dryRun: true` stores nothing and answers the node and edge counts under every non-respondent mode (200). Needs `networks:write` too (not for a dry run).',
+        tags,
+        params: Id,
+        body: ref(SurveyNetworksBody),
+        response: { 200: ref(SurveyNetworksPreviewSchema), 201: ref(SurveyNetworksResultSchema), ...problemResponses(403, 404, 409) },
+      }),
+    },
+    async (request, reply) => {
+      const out = await generateNetworks(deps, dirOf(request), request.params.id, request.body);
+      return reply.code(out.status).send(out.body);
+    },
+  );
+
+  app.post(
+    '/surveys/:id/compare',
+    {
+      config: surface.config('surveys', 'read'),
+      schema: on({
+        summary: "Compare this wave with the previous one: a question's network in both waves, through POST /networks/compare",
+        description:
+          '`a` is the previous wave (`previousWaveId`), `b` this survey. Needs the networks of the question generated in both waves (409 otherwise, and for a first wave). Group changes never go below the larger of the two surveys\' minimum group sizes. Scopes `surveys:read` and `networks:read` (with `metrics` also `metrics:write`).',
+        tags,
+        params: Id,
+        body: ref(SurveyCompareBody),
+        response: { 200: ref(SurveyCompareSchema), ...problemResponses(400, 403, 404, 409, 422) },
+      }),
+    },
+    async (request, reply) => {
+      const dir = dirOf(request);
+      const startedAt = Date.now() - reply.elapsedTime;
+      return withDisconnect(reply, async (signal) => ({ json: await compareWaves({ ...app.metricRunDeps, log: request.log }, dir, request.params.id, request.body, { signal, startedAt }) }));
+    },
   );
 
   app.get('/surveys/:id/shares', { config: surveys, schema: on({ summary: 'Who the survey is shared with', tags, params: Id, response: { 200: ref(SurveySharesSchema), ...problemResponses(403, 404) } }) }, async (request) => ({

@@ -7,13 +7,15 @@
  * so ordering and equality behave the same; booleans are integers 0/1; JSON columns are TEXT.
  */
 import type { Generated } from 'kysely';
+import type { EmbedOrgPermission, SharePermission } from '@netloom/protocol/http';
 
 export type Plan = 'free' | 'pro' | 'enterprise' | 'partner';
 export type UserStatus = 'active' | 'suspended' | 'unverified';
 export type UserKind = 'regular' | 'managed';
 export type OrgRole = 'Owner' | 'Admin' | 'Standard User' | 'Access-only' | 'Simplified Access-only';
 export type NetworkStatus = 'Public' | 'Private';
-export type SharePermission = 'View' | 'Edit';
+/** A share's or grant's permission, and what an embedding organization lets its managed users do: the wire's lists (@netloom/protocol/http permissions.ts). */
+export type { EmbedOrgPermission, SharePermission };
 export type CredentialKind = 'token' | 'basic';
 
 export interface UsersTable {
@@ -116,7 +118,6 @@ export interface RateLimitsTable {
 /* ------------------------------------------------------------ embedding (0002) */
 
 export type ChatAccess = 'off' | 'presetOnly' | 'full';
-export type EmbedOrgPermission = 'Access-only' | 'Simplified Access-only' | 'Standard User';
 export type ManagedUserStatus = 'active' | 'deactivated';
 export type EmbedHeader = 'none' | 'title';
 export type EmbedTokenKind = 'launch' | 'access';
@@ -549,12 +550,39 @@ export interface SurveyDeliveriesTable {
   error: string | null;
 }
 
+/** The table queue of survey e-mail (0015): one row per (survey, step) to send, claimed with a lease. */
+export interface SurveyMailTasksTable {
+  /** `<surveyId>:<step>` */
+  id: string;
+  survey_id: string;
+  step: string;
+  /** ms since epoch */
+  queued_at: number;
+  worker_id: string | null;
+  /** ms since epoch; a row whose lease passed is taken by another worker. */
+  lease_until: number | null;
+  attempts: Generated<number>;
+}
+
 /** Hashes of respondent links that were revoked or re-issued (0011): such a link answers LINK_REVOKED, not "not found". */
 export interface SurveyLinkHistoryTable {
   hash: string;
   survey_id: string;
   employee_id: string;
   revoked_at: string;
+}
+
+/** A network generated from a survey (0014): one per (survey, question id | "combined"). */
+export interface SurveyNetworksTable {
+  survey_id: string;
+  /** The relationship question's id, or `combined`. */
+  question: string;
+  network_id: string;
+  /** JSON: the options of the last generation (questions, combined, nonRespondents, minRating, fields, privacy, wave). */
+  options: string;
+  /** 1 when generated before the survey was completed. */
+  preliminary: number;
+  generated_at: string;
 }
 
 export interface Database {
@@ -595,5 +623,7 @@ export interface Database {
   survey_respondents: SurveyRespondentsTable;
   survey_answers: SurveyAnswersTable;
   survey_deliveries: SurveyDeliveriesTable;
+  survey_mail_tasks: SurveyMailTasksTable;
   survey_link_history: SurveyLinkHistoryTable;
+  survey_networks: SurveyNetworksTable;
 }

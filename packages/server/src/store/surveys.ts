@@ -1,11 +1,12 @@
 /** Surveys, their question versions, shares, respondents, answers and e-mail deliveries (repository). */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, SharePermission, SurveyAnswersTable, SurveyDeliveriesTable, SurveyRespondentsTable, SurveysTable } from './schema.ts';
+import type { Database, SharePermission, SurveyAnswersTable, SurveyDeliveriesTable, SurveyNetworksTable, SurveyRespondentsTable, SurveysTable } from './schema.ts';
 
 export type SurveyRecord = Selectable<SurveysTable>;
 export type RespondentRecord = Selectable<SurveyRespondentsTable>;
 export type AnswerRecord = Selectable<SurveyAnswersTable>;
 export type DeliveryRecord = Selectable<SurveyDeliveriesTable>;
+export type SurveyNetworkRecord = Selectable<SurveyNetworksTable>;
 export type SurveyWithShare = SurveyRecord & { share_permission: SharePermission | null };
 
 const CHUNK = 500;
@@ -56,7 +57,7 @@ export async function updateSurveyIfStatus(db: Kysely<Database>, id: string, fro
 }
 
 export async function deleteSurvey(db: Kysely<Database>, id: string): Promise<void> {
-  for (const t of ['survey_deliveries', 'survey_answers', 'survey_respondents', 'survey_shares', 'survey_versions', 'survey_link_history'] as const) await db.deleteFrom(t).where('survey_id', '=', id).execute();
+  for (const t of ['survey_deliveries', 'survey_answers', 'survey_respondents', 'survey_shares', 'survey_versions', 'survey_link_history', 'survey_networks'] as const) await db.deleteFrom(t).where('survey_id', '=', id).execute();
   await db.deleteFrom('surveys').where('id', '=', id).execute();
 }
 
@@ -286,4 +287,30 @@ export async function deleteLinkHistory(db: Kysely<Database>, surveyIds: readonl
   let q = db.deleteFrom('survey_link_history').where('survey_id', 'in', surveyIds);
   if (employeeId !== undefined) q = q.where('employee_id', '=', employeeId);
   await q.execute();
+}
+
+/* ------------------------------------------------------------ generated networks */
+
+export function listSurveyNetworks(db: Kysely<Database>, surveyId: string): Promise<SurveyNetworkRecord[]> {
+  return db.selectFrom('survey_networks').selectAll().where('survey_id', '=', surveyId).orderBy('question').execute();
+}
+
+export async function upsertSurveyNetwork(db: Kysely<Database>, row: SurveyNetworkRecord): Promise<void> {
+  await db
+    .insertInto('survey_networks')
+    .values(row)
+    .onConflict((oc) => oc.columns(['survey_id', 'question']).doUpdateSet({ network_id: row.network_id, options: row.options, preliminary: row.preliminary, generated_at: row.generated_at }))
+    .execute();
+}
+
+/** The survey a network was generated from (null: not a survey network). */
+export async function surveyOfNetwork(db: Kysely<Database>, networkId: string): Promise<(SurveyNetworkRecord & { min_group_size: number; wave: number; survey_name: string; previous_wave_id: string | null }) | null> {
+  const row = await db
+    .selectFrom('survey_networks as g')
+    .innerJoin('surveys as s', 's.id', 'g.survey_id')
+    .selectAll('g')
+    .select(['s.min_group_size', 's.wave', 's.name as survey_name', 's.previous_wave_id'])
+    .where('g.network_id', '=', networkId)
+    .executeTakeFirst();
+  return row ?? null;
 }

@@ -1,6 +1,6 @@
 /** Test graphs generated from a seed (small: speed belongs in bench/). */
 
-export type Net = { nodes: { id: string | number; attributes?: Record<string, string | number> }[]; edges: { id: string | number; source: string | number; target: string | number }[] };
+export type Net = { nodes: { id: string | number; attributes?: Record<string, string | number> }[]; edges: { id: string | number; source: string | number; target: string | number; attributes?: Record<string, string | number> }[] };
 
 export function mulberry32(seed: number) {
   return () => {
@@ -29,3 +29,12 @@ export function baNetwork(n: number, m: number, seed = 7): Net {
   return { nodes, edges };
 }
 
+
+/** Two teams of 6 (each a clique) joined by one bridge edge, plus a score. */
+export function teamNetwork() {
+  const nodes = Array.from({ length: 12 }, (_, i) => ({ id: `n${i}`, attributes: { name: i === 5 ? 'Bridget' : `P${i}`, team: i < 6 ? 'Sales' : 'Eng', score: i } }));
+  const edges: { id: number; source: string; target: string }[] = [];
+  for (const base of [0, 6]) for (let a = 0; a < 6; a++) for (let b = a + 1; b < 6; b++) edges.push({ id: edges.length, source: `n${base + a}`, target: `n${base + b}` });
+  edges.push({ id: edges.length, source: 'n5', target: 'n6' });
+  return { nodes, edges };
+}

@@ -2,6 +2,7 @@
  * Web-app test client over app.inject: keeps the session cookie like a browser, sends the CSRF token and
  * a same-origin Origin on non-GET requests (unless told otherwise).
  */
+import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -50,5 +51,13 @@ export function webClient(app: FastifyInstance, origin = app.config.publicUrl): 
       return c.request('POST', '/app/api/session', { body: { email, password, ...extra } });
     },
   };
+  return c;
+}
+
+/** A web client signed in as `email` (asserts the sign-in answered 200). */
+export async function signedInClient(app: FastifyInstance, email: string, password = PASSWORD): Promise<WebClient> {
+  const c = webClient(app);
+  const res = await c.signIn(email, password);
+  assert.equal(res.statusCode, 200, res.body);
   return c;
 }

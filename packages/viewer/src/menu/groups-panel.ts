@@ -7,28 +7,13 @@
  * window as the Export panel (export/deliver.ts). `minGroupSize` merges small groups into `Other (< k)`;
  * the service never reports a group below it.
  */
+import type { GroupReport, GroupRow } from '@netloom/protocol/http';
 import { toWireError } from '../errors.ts';
 import { PATHS } from '../api.ts';
 import { DownloadWindow, type DownloadPayload } from '../export/deliver.ts';
 import { button, empty, field, h, section, select, type PanelHost } from './kit.ts';
 
-export interface GroupRow {
-  value: string;
-  size: number;
-  internal: number;
-  external: number;
-  density: number | null;
-  ei: number | null;
-}
-export interface GroupReport {
-  attribute: string;
-  groups: GroupRow[];
-  matrix: { values: string[]; counts: number[][]; densities: (number | null)[][] };
-  ei: number | null;
-  suppressed: number;
-  directed: boolean;
-  ties: number;
-}
+export type { GroupReport, GroupRow };
 
 /** Sequential scale (white → #08306b, ColorBrewer "Blues" end points) for t in [0, 1]; text colour that stays readable on it. */
 export function heatColor(t: number): { background: string; text: string } {

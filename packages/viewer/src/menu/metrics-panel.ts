@@ -8,7 +8,9 @@
  * not in the DOM, so closing and reopening the panel shows it still going. Cancel frees the service's
  * worker and brings the panel back to its ready state with a notice; a failure shows the problem's message.
  */
-import type { ViewerJob } from '@netloom/protocol';
+import { etaText, type ViewerJob } from '@netloom/protocol';
+
+export { etaText };
 import type { OfferedMetric } from '@netloom/protocol/http';
 import { toWireError } from '../errors.ts';
 import { setNodeAttribute } from './attrs.ts';
@@ -17,8 +19,23 @@ import { button, field, h, select, type PanelHost } from './kit.ts';
 /** How often a running job is asked for its progress (the service updates it at least every 2 s). */
 export const POLL_MS = 500;
 
+/** A network-level metric's number as the panel shows it, with its parameters and how long it took. */
+export interface NetworkResult { metric: string; value: number; parameters: Record<string, unknown>; ms: number | null }
+
+/** "Diameter: 5" (whole numbers as they are, others to 4 significant digits). */
+export function networkResultText(r: Pick<NetworkResult, 'metric' | 'value'>): string {
+  const v = r.value;
+  return `${metricTitle(r.metric)}: ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v.toPrecision(4)).toLocaleString('en', { maximumSignificantDigits: 4 })}`;
+}
+
+/** "default parameters · 0.4 s" */
+export function networkResultDetail(r: Pick<NetworkResult, 'parameters' | 'ms'>): string {
+  const params = Object.keys(r.parameters).length ? Object.entries(r.parameters).map(([k, v]) => `${k} ${String(v)}`).join(', ') : 'default parameters';
+  return r.ms === null ? params : `${params} · ${r.ms < 1000 ? `${Math.round(r.ms)} ms` : `${(r.ms / 1000).toFixed(1)} s`}`;
+}
+
 /**
- * The node metrics offered (run with their default parameters through the viewer API): the service's list,
+ * The metrics offered (run with their default parameters through the viewer API): the service's list,
  * GET /api/v2/embed/viewer/metrics — the engine registry's, so a metric added there appears here with no
  * edit of the viewer. Read once per viewer, when the panel first opens.
  */
@@ -33,16 +50,6 @@ export function metricTitle(id: string): string {
   return offered?.find((m) => m.id === id)?.title ?? id;
 }
 
-/** "about 2 min left" from a job's `etaSeconds` (null: not known yet). */
-export function etaText(seconds: number | null): string {
-  if (seconds === null || !Number.isFinite(seconds)) return 'estimating time left…';
-  if (seconds < 5) return 'a few seconds left';
-  if (seconds < 60) return `about ${Math.round(seconds / 5) * 5} s left`;
-  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min left`;
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.round((seconds - hours * 3600) / 60);
-  return `about ${hours} h${minutes ? ` ${minutes} min` : ''} left`;
-}
 
 /** The status line of a running job: "Betweenness centrality: 42 % — about 2 min left" (no break inside "42 %"). */
 export function jobText(job: Pick<ViewerJob, 'status' | 'progress' | 'etaSeconds' | 'metric'>): string {
@@ -60,6 +67,8 @@ export class MetricsPanel {
   #starting = false;
   #cancelling = false;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** Network-level numbers computed in this session, newest first (one per metric). */
+  results: NetworkResult[] = [];
   /** Resolves with the attribute names added when the current run ends ([] when cancelled or failed). */
   #done: ((names: string[]) => void) | null = null;
 
@@ -90,11 +99,17 @@ export class MetricsPanel {
     }
     if (!this.#selected || !offered.some((m) => m.id === this.#selected)) this.#selected = offered[0]?.id ?? '';
     const busy = this.job !== null || this.#starting;
-    const s = select(offered.map((m) => ({ value: m.id, label: m.title })), this.#selected, { 'aria-label': 'Metric', disabled: busy });
+    const s = select(offered.map((m) => ({ value: m.id, label: m.kind === 'network' ? `${m.title} (one number)` : m.title })), this.#selected, { 'aria-label': 'Metric', disabled: busy });
     s.addEventListener('change', () => (this.#selected = s.value));
     const run = button('Run', { 'data-action': 'run-metric', disabled: busy, onclick: () => void this.run(s.value) }, 'primary');
-    b.append(h('p', { class: 'nl-hint' }, 'Computed by the service on this network; the result becomes a node attribute usable in Color, Size and Filter. Long runs show their progress and can be cancelled.'), field('Metric', s), run);
+    b.append(h('p', { class: 'nl-hint' }, 'Computed by the service on this network; a node metric becomes a node attribute usable in Color, Size and Filter, a network-level one ("one number") is listed below. Long runs show their progress and can be cancelled.'), field('Metric', s), run);
     if (this.job) b.append(this.#progressBox(this.job));
+    if (this.results.length) {
+      b.append(h('section', { class: 'nl-section', 'aria-label': 'Network results' },
+        h('h4', { class: 'nl-section-title' }, 'Network results'),
+        h('ul', { class: 'nl-results' }, ...this.results.map((r) => h('li', { 'data-network-result': r.metric },
+          h('strong', {}, networkResultText(r)), ' ', h('span', { class: 'nl-hint' }, networkResultDetail(r)))))));
+    }
   }
 
   #progressBox(job: ViewerJob): HTMLElement {
@@ -140,7 +155,8 @@ export class MetricsPanel {
     this.#rerender();
     let job: ViewerJob;
     try {
-      job = await this.host.ctx.api.startMetricJob('nodes', metricId, {});
+      const kind = offered?.find((m) => m.id === metricId)?.kind === 'network' ? 'network' : 'nodes';
+      job = await this.host.ctx.api.startMetricJob(kind, metricId, {});
     } catch (err) {
       this.#starting = false;
       this.host.say('metrics', toWireError(err).message, true);
@@ -182,6 +198,12 @@ export class MetricsPanel {
     if (job.status === 'cancelled') return this.#end([], `${metricTitle(job.metric)} was cancelled; nothing was added.`, false);
     if (job.status === 'failed') return this.#end([], job.error?.detail ?? job.error?.message ?? job.error?.title ?? `${metricTitle(job.metric)} failed`, true);
     const result = job.result;
+    if (typeof result === 'number') {
+      const from = Date.parse(job.startedAt ?? job.createdAt), to = job.finishedAt ? Date.parse(job.finishedAt) : NaN;
+      const r: NetworkResult = { metric: job.metric, value: result, parameters: {}, ms: Number.isFinite(to - from) ? Math.max(0, to - from) : null };
+      this.results = [r, ...this.results.filter((x) => x.metric !== r.metric)];
+      return this.#end([], networkResultText(r), false);
+    }
     let values = typeof result === 'object' && result !== null && result.values ? result.values : null;
     const written = !values && typeof result === 'object' && result !== null && Array.isArray(result.attributes);
     if (written && typeof result === 'object' && result !== null && Array.isArray(result.attributes)) {

@@ -12,12 +12,14 @@
  * - In-page helpers: `sdk()` runs an SDK command, `events()`/`waitForEvent()` read the recorded events,
  *   `shot()` screenshots the viewer iframe (decoded by png.ts), `viewerFrame()` finds the viewer's frame.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { EVENT_NAMES } from '@netloom/protocol';
 import { testApp, type TestApp } from '../../../server/test/helpers/app.ts';
 import { buildEmbed } from '../../../embed/build.ts';
@@ -31,6 +33,20 @@ export const skipBrowser: string | false = existsSync(CHROMIUM) ? false : `no Ch
 const BASE_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 /** Software WebGL: SwiftShader through ANGLE (sigma needs WebGL; there is no GPU). */
 const SWIFTSHADER_ARGS = ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * An axe-core builder that really reaches into frames (the viewer's iframe). @axe-core/playwright gives each
+ * frame 1 s to take axe's source and otherwise leaves the frame out without a word — a viewer drawing 10,000
+ * nodes on a loaded machine takes longer, and the check then covered the host page only. Evaluating the
+ * same source in every frame first, without that limit, lets the builder's own injection reuse V8's compiled
+ * script. Callers still assert that the result holds nodes inside the frame.
+ */
+export async function axeBuilder(page: Page): Promise<AxeBuilder> {
+  for (const frame of page.frames()) await frame.evaluate(AXE_SOURCE);
+  return new AxeBuilder({ page, axeSource: AXE_SOURCE });
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -3,12 +3,11 @@
  * state-changing `/app/api` call (docs/web-app.md), and RFC 9457 problems turned into `ApiError`s that keep
  * `code`, `message` and the per-field `errors[]` (the upload dialog lists them).
  */
+import type { Static } from 'typebox';
+import type { ProblemItemSchema } from '@netloom/protocol/http';
 
-export interface ProblemItem {
-  path?: string;
-  message: string;
-  code?: string;
-}
+/** One entry of a problem's `errors[]` (the field it names and what is wrong with it). */
+export type ProblemItem = Static<typeof ProblemItemSchema>;
 
 export class ApiError extends Error {
   readonly status: number;
@@ -38,6 +37,8 @@ export interface RequestOptions {
   body?: unknown;
   /** A FormData body (multipart upload); sent as is. */
   form?: FormData;
+  /** A file as the whole body (the people import takes the CSV or .xlsx itself), with its content type. */
+  file?: Blob;
   signal?: AbortSignal;
 }
 
@@ -55,8 +56,9 @@ async function problemFrom(res: Response): Promise<ApiError> {
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (!SAFE.has(method) && csrfToken) headers['x-csrf-token'] = csrfToken;
-  if (!opts.form && opts.body !== undefined) headers['content-type'] = 'application/json';
-  const body: BodyInit | undefined = opts.form ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
+  if (opts.file) headers['content-type'] = opts.file.type || 'application/octet-stream';
+  else if (!opts.form && opts.body !== undefined) headers['content-type'] = 'application/json';
+  const body: BodyInit | undefined = opts.file ?? opts.form ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
   const res = await fetch(path, { method, headers, body, credentials: 'same-origin', signal: opts.signal });
   if (!res.ok) throw await problemFrom(res);
   if (res.status === 204) return undefined as T;
@@ -71,6 +73,7 @@ export const api = {
   patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, { body: body ?? {} }),
   del: <T>(path: string) => request<T>('DELETE', path),
   upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
+  sendFile: <T>(path: string, file: Blob) => request<T>('POST', path, { file }),
 };
 
 /** A human sentence for any error thrown by `request` (or anything else). */

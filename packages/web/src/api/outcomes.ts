@@ -9,7 +9,8 @@
  */
 import { MutationCache, QueryCache, QueryClient, type Mutation, type Query } from '@tanstack/react-query';
 import { ApiError } from './client.ts';
-import { signedOut, keys } from './queries.ts';
+import { keys } from './keys.ts';
+import { signedOut } from './session.ts';
 import type { Session } from './types.ts';
 
 export interface Notifier {
@@ -22,6 +23,9 @@ declare module '@tanstack/react-query' {
     mutationMeta: { ownsUnauthenticated?: boolean };
   }
 }
+
+/** 401 answers about the credentials a form sent (password, second factor), with the session still valid. */
+const NOT_SESSION_END = new Set(['INVALID_CREDENTIALS', 'MFA_REQUIRED']);
 
 /** Set when a 401 ended the session in the middle of using the app; the access rule reads it once. */
 let ended = false;
@@ -51,7 +55,8 @@ export function isNetworkError(err: unknown): boolean {
 export function createQueryClient(notify: () => Notifier | null): QueryClient {
   const failed = (err: unknown, meta: { ownsUnauthenticated?: boolean } | undefined, action: boolean) => {
     if (err instanceof ApiError && err.status === 401) {
-      if (meta?.ownsUnauthenticated || !qc.getQueryData<Session | null>(keys.session)) return;
+      // A wrong password re-entered to confirm an action (token creation, MFA changes) is that form's answer, not the end of the session.
+      if (meta?.ownsUnauthenticated || NOT_SESSION_END.has(err.code) || !qc.getQueryData<Session | null>(keys.session)) return;
       handled.add(err);
       ended = true;
       signedOut(qc);

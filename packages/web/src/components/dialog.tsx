@@ -4,6 +4,7 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Button } from './ui.tsx';
+import { useToast } from './toast.tsx';
 
 export interface DialogProps {
   open: boolean;
@@ -91,5 +92,46 @@ export function Confirm({ open, title, children, confirmLabel, onConfirm, onClos
     >
       {children}
     </Dialog>
+  );
+}
+
+/**
+ * A confirmation for an action on one item (revoke a token, suspend a member, stop a share): open while
+ * `item` is set; confirming runs the action, then says what happened in a toast and closes. A failure is
+ * a toast too (unless api/outcomes.ts answered it already: 401, 403, network) and the dialog stays open.
+ */
+export function ConfirmAction<T, R>({ item, title, confirmLabel, run, done, failure, onClose, children }: {
+  item: T | null;
+  title: string;
+  confirmLabel: string;
+  run: (item: T) => Promise<R>;
+  /** The success toast's text. */
+  done: (item: T, result: R) => string;
+  /** Said before the service's reason when it fails ("Could not revoke: …"). */
+  failure?: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const toast = useToast();
+  return (
+    <Confirm
+      open={item !== null}
+      title={title}
+      confirmLabel={confirmLabel}
+      onClose={onClose}
+      onConfirm={() =>
+        item === null
+          ? undefined
+          : run(item).then(
+              (r) => {
+                toast.success(done(item, r));
+                onClose();
+              },
+              (err) => toast.failure(err, failure),
+            )
+      }
+    >
+      {children}
+    </Confirm>
   );
 }

@@ -35,33 +35,34 @@ function describedBy(id: string, hint: unknown, error: unknown): string | undefi
   return ids || undefined;
 }
 
-export function TextField({ label, hint, error, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+/** What every form control of a field gets: its id (the label's `for`), the class, and its hint and error linked. */
+interface ControlProps {
+  id: string;
+  className: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** A labelled field around one control (input, textarea, select), with its hint and error. */
+function Field({ label, hint, error, control }: FieldShell & { control: (props: ControlProps) => ReactNode }) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error}>
-      <input id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...input} />
+      {control({ id, className: 'input', 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy(id, hint, error) })}
     </FieldFrame>
   );
+}
+
+export function TextField({ label, hint, error, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+  return <Field label={label} hint={hint} error={error} control={(p) => <input {...p} {...input} />} />;
 }
 
 export function TextArea({ label, hint, error, ...input }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  return (
-    <FieldFrame id={id} label={label} hint={hint} error={error}>
-      <textarea id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...input} />
-    </FieldFrame>
-  );
+  return <Field label={label} hint={hint} error={error} control={(p) => <textarea {...p} {...input} />} />;
 }
 
 export function Select({ label, hint, error, children, ...input }: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
-  return (
-    <FieldFrame id={id} label={label} hint={hint} error={error}>
-      <select id={id} className="input" aria-describedby={describedBy(id, hint, error)} {...input}>
-        {children}
-      </select>
-    </FieldFrame>
-  );
+  return <Field label={label} hint={hint} error={error} control={(p) => <select {...p} {...input}>{children}</select>} />;
 }
 
 /** An error notice for a failed request: the message, and the per-field problems as a list. */

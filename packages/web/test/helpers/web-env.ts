@@ -5,7 +5,8 @@
  * prestart does), and Debian's Chromium from the shared viewer harness. One service per test file.
  *
  * Helpers: `signIn` through the sign-in page, `axe` (axe-core: serious/critical violations of a page),
- * `horizontalOverflow` (elements wider than the viewport), `api` (a bearer call), `shotPng`.
+ * `horizontalOverflow` (elements wider than the viewport), `api` (a bearer call), `shotPng`, `nodePixels`
+ * (pixels of a screenshot in the viewer's node colours: the network was drawn).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { freePort, launchChromium, skipBrowser, CHROMIUM } from '../../../viewer
 import { buildEmbed } from '../../../embed/build.ts';
 import { buildViewer } from '../../../viewer/build.ts';
 import { buildWeb } from '../../build.ts';
+import { decodePng } from '../../../viewer/test/png.ts';
 
 export { skipBrowser, CHROMIUM };
 
@@ -179,4 +181,15 @@ export function keepShot(name: string, png: Buffer): void {
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.png`), png);
+}
+
+/** Pixels of the viewer in its node colour family (blue-grey discs), not background, edges or labels. */
+export function nodePixels(png: Buffer): number {
+  const img = decodePng(png);
+  let n = 0;
+  for (let i = 0; i < img.data.length; i += 4) {
+    const r = img.data[i], b = img.data[i + 2];
+    if (b - r > 25 && b > 90 && b < 210) n++;
+  }
+  return n;
 }

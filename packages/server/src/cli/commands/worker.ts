@@ -46,9 +46,9 @@ export const workerCommand: CliCommand = {
         await queue?.ready(5_000);
         const runner = new JobRunner({ db: handle.db, pool, config, concurrency, log, queue });
         runner.start();
-        // survey e-mail (SMTP_URL): each message claimed before it is sent, so any number of workers send it once
+        // survey e-mail (SMTP_URL): tasks on the job queue (BullMQ or the table); each message claimed before it is sent, so any number of workers send it once
         const mailer = startSurveyMailer({ db: handle.db, config, now: Date.now }, log);
-        log.info({ workerId: runner.workerId, threads: pool.workers, concurrency, queue: queue ? 'redis' : 'table' }, 'worker started');
+        log.info({ workerId: runner.workerId, threads: pool.workers, concurrency, queue: queue ? 'redis' : 'table', mailQueue: mailer?.queue ?? null }, 'worker started');
         await new Promise<void>((resolve) => {
           const stop = (signal: string) => {
             log.info({ signal }, 'worker stopping: giving rows in progress back to the queue');

@@ -3,14 +3,14 @@
  * target (a managed user's external id, a member's id, a session id, a network id) and a date range,
  * newest first, paged — or the whole filtered log as CSV for the console's download.
  */
-import { listAudit, type AuditFilter, type AuditRecord } from '../../store/embed-audit.ts';
-import { DomainError, type DomainErrorItem } from '../errors.ts';
+import { auditActorNames, listAudit, type AuditFilter, type AuditRecord } from '../../store/embed-audit.ts';
+import { invalidArgs, type DomainErrorItem } from '../errors.ts';
 import type { EmbedContext } from './context.ts';
 
 export interface AuditEntry {
   id: string;
   at: string;
-  actor: { kind: string; id: string };
+  actor: { kind: string; id: string; name?: string };
   action: string;
   target: string | null;
   details: Record<string, unknown>;
@@ -30,6 +30,7 @@ export function presentAuditEntry(a: AuditRecord): AuditEntry {
 export interface AuditQuery {
   action?: string;
   actor?: string;
+  actorKind?: string;
   target?: string;
   /** ISO date or date-time; inclusive. A bare date means its start (UTC). */
   from?: string;
@@ -52,20 +53,31 @@ function bound(value: string, name: 'from' | 'to', problems: DomainErrorItem[]):
 /** Validates the query's filter (400 naming the field). */
 export function parseAuditFilter(q: AuditQuery): AuditFilter {
   const problems: DomainErrorItem[] = [];
+  if (q.action && !/^[A-Za-z][A-Za-z0-9_.-]*$/.test(q.action)) problems.push({ path: '/query/action', message: 'must be an action (member.role) or a kind of event ending with a dot (invitation.)' });
   const filter: AuditFilter = {
     action: q.action || undefined,
     actorId: q.actor || undefined,
+    actorKind: q.actorKind || undefined,
     target: q.target || undefined,
     from: q.from ? bound(q.from, 'from', problems) : undefined,
     to: q.to ? bound(q.to, 'to', problems) : undefined,
   };
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(7)}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgs(problems);
   return filter;
 }
 
+/** Actors without an id to look up; the others are named by auditActorNames (issue 23: who acted, readable). */
+const FIXED_NAMES: Record<string, string> = { anonymous: 'anonymous (Discover)', operator: 'service operator', cli: 'command line (netloom CLI)' };
+
 export async function auditPage(ctx: EmbedContext, orgId: string, filter: AuditFilter, page: { limit: number; offset: number }) {
   const { total, rows } = await listAudit(ctx.db, orgId, { ...filter, ...page });
-  return { total, offset: page.offset, limit: page.limit, entries: rows.map(presentAuditEntry) };
+  const names = await auditActorNames(ctx.db, orgId, rows);
+  const entries = rows.map((r) => {
+    const e = presentAuditEntry(r);
+    const name = FIXED_NAMES[r.actor_kind] ?? names.get(`${r.actor_kind}:${r.actor_id}`);
+    return name ? { ...e, actor: { ...e.actor, name } } : e;
+  });
+  return { total, offset: page.offset, limit: page.limit, entries };
 }
 
 /** At most this many rows in one CSV download (newest first); the header says when it was cut. */

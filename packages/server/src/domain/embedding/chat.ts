@@ -24,7 +24,7 @@ import { gunzip } from 'node:zlib';
 import type { NetworkJSON } from '@netloom/engine';
 import { LIMITS, type ChatUnavailableReason } from '@netloom/protocol';
 import { DomainError, invalidArgs } from '../errors.ts';
-import { audit, limitsOf, RateLimitedError, type EmbedContext } from './context.ts';
+import { audit, sessionActor, limitsOf, RateLimitedError, type EmbedContext } from './context.ts';
 import type { LiveSession } from './sessions.ts';
 import { defaultPresetQuestions, ProviderError, type Assistant, type AssistantAction, type MetricValues } from './assistant/index.ts';
 import { getNetwork, getNetworkJSONGzip, getNetworkVersion } from '../../store/networks.ts';
@@ -267,7 +267,7 @@ export function parseAsk(body: unknown): AskInput {
   else if (b.message.length > CHAT_MAX_CHARS) problems.push({ path: '/message', message: `must have at most ${CHAT_MAX_CHARS} characters` });
   if (b.newChat !== undefined && typeof b.newChat !== 'boolean') problems.push({ path: '/newChat', message: 'must be a Boolean' });
   if (b.source !== undefined && b.source !== 'host' && b.source !== 'viewer') problems.push({ path: '/source', message: 'must be host or viewer' });
-  if (problems.length) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1)}: ${problems[0].message}`, problems);
+  if (problems.length) throw invalidArgs(problems);
   return { message: b.message as string, newChat: b.newChat as boolean | undefined, source: (b.source as 'host' | 'viewer' | undefined) ?? 'viewer' };
 }
 
@@ -317,7 +317,7 @@ export async function askQuestion(deps: ChatDeps, live: LiveSession, body: unkno
       is_error: 0, status: 'pending', source: null, reply_to: question.id, actions: '[]', created: at, finished: null,
     };
     await insertMessage(ctx.db, reply);
-    await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'chat.ask', live.user.external_id, {
+    await audit(ctx, live.session.org_id, sessionActor(live.session), 'chat.ask', live.user.external_id, {
       sessionId, networkId: live.session.network_id, conversationId, messageId: question.id, source: question.source, chars: input.message.length, ...(preset ? { preset: true } : {}),
     });
     handedOff = true;
@@ -379,7 +379,7 @@ export async function cancelAnswer(ctx: EmbedContext, live: LiveSession): Promis
   const r = running.get(live.session.id);
   if (r?.replyId === pending.id) r.controller.abort(new Error('cancelled'));
   await ctx.state.release(lockKey(live.session.id));
-  await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'chat.cancel', live.user.external_id, { sessionId: live.session.id, messageId: pending.id });
+  await audit(ctx, live.session.org_id, sessionActor(live.session), 'chat.cancel', live.user.external_id, { sessionId: live.session.id, messageId: pending.id });
   return { cancelled: true, reply: presentMessage((await getMessage(ctx.db, pending.id))!) };
 }
 

@@ -32,7 +32,7 @@ export function createEmbedContext(deps: { db: Kysely<Database>; config: Config;
 /** Who did something, for the audit log. */
 export interface Actor {
   /** `user`: a person signed in to the web application (organization console). */
-  kind: 'credential' | 'managed_user' | 'operator' | 'cli' | 'user';
+  kind: 'credential' | 'managed_user' | 'operator' | 'cli' | 'user' | 'anonymous';
   id: string;
 }
 
@@ -67,6 +67,17 @@ let auditSeq = 0;
 function auditId(now: number): string {
   auditSeq = (auditSeq + 1) & 0xffff;
   return now.toString(16).padStart(12, '0') + auditSeq.toString(16).padStart(4, '0') + randomBytes(4).toString('hex');
+}
+
+/**
+ * Who acts in a viewer session (issue 23): the signed-in person in owner-mode Explore (a `user`, never a
+ * managed user), "anonymous (Discover)" in a public Explore session (a signed-out visitor, not the
+ * network's owner), else the session's managed user.
+ */
+export function sessionActor(session: { mode?: string | null; user_id: string }): Actor {
+  if (session.mode === 'owner') return { kind: 'user', id: session.user_id };
+  if (session.mode === 'public') return { kind: 'anonymous', id: 'discover' };
+  return { kind: 'managed_user', id: session.user_id };
 }
 
 /** Appends to the organization's audit log. Never carries secrets (callers pass ids and facts only). */

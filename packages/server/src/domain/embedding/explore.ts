@@ -31,7 +31,7 @@ import type { Database, EmbedSessionMode } from '../../store/schema.ts';
 import { getUserById } from '../../store/users.ts';
 import { getWebSessionById } from '../../store/web-sessions.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
-import { audit, checkRate, type EmbedContext } from './context.ts';
+import { audit, sessionActor, checkRate, type EmbedContext } from './context.ts';
 import { END_REASON_TEXT, normalizeUi, type NormalizedUi, type SessionEndReason } from './rules.ts';
 import type { LiveSession } from './sessions.ts';
 import { newLaunchToken, tokenHash } from './tokens.ts';
@@ -203,7 +203,7 @@ export async function liveExploreSession(ctx: EmbedContext, session: EmbedSessio
   if (reason) {
     const stored = reason === 'signed-out' ? 'revoked' : reason;
     if (session.ended_at === null && (await endSession(ctx.db, session.id, stored, iso(now)))) {
-      await audit(ctx, session.org_id, { kind: 'managed_user', id: session.user_id }, 'session.end', null, { sessionId: session.id, mode: session.mode, reason });
+      await audit(ctx, session.org_id, sessionActor(session), 'session.end', null, { sessionId: session.id, mode: session.mode, reason });
     }
     throw expired(reason);
   }

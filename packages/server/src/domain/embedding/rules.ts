@@ -62,7 +62,7 @@ export function parseOrigin(value: unknown): { origin: string } | { error: strin
 
 /** Validates and normalises a list of origins (deduplicated, order kept); every problem is reported. */
 export function parseOrigins(value: unknown, path = '/allowedOrigins'): string[] {
-  if (!Array.isArray(value)) throw new DomainError('INVALID_ARGS', `${path.slice(1)}: must be an array of origins`, [{ path, message: 'must be an array of origins' }]);
+  if (!Array.isArray(value)) throw invalidArgs([{ path, message: 'must be an array of origins' }]);
   const problems: DomainErrorItem[] = [];
   const out: string[] = [];
   value.forEach((v, i) => {

@@ -29,7 +29,7 @@ import {
   type NormalizedUi,
   type SessionEndReason,
 } from './rules.ts';
-import { audit, checkRate, HOUR_MS, limitsOf, RateLimitedError, requireEnabled, type Actor, type EmbedContext } from './context.ts';
+import { audit, sessionActor, checkRate, HOUR_MS, limitsOf, RateLimitedError, requireEnabled, type Actor, type EmbedContext } from './context.ts';
 import { embeddability } from './settings.ts';
 import { liveExploreSession, type ExploreFacts } from './explore.ts';
 import { isAccessTokenFormat, isLaunchTokenFormat, newAccessToken, newLaunchToken, tokenHash } from './tokens.ts';
@@ -165,7 +165,7 @@ export async function liveSession(ctx: EmbedContext, session: EmbedSessionRecord
   });
   if (reason) {
     if (session.ended_at === null && (await endSession(ctx.db, session.id, reason, iso(now)))) {
-      await audit(ctx, session.org_id, { kind: 'managed_user', id: session.user_id }, 'session.end', user?.external_id ?? null, { sessionId: session.id, reason });
+      await audit(ctx, session.org_id, sessionActor(session), 'session.end', user?.external_id ?? null, { sessionId: session.id, reason });
     }
     throw sessionExpired(reason);
   }
@@ -245,7 +245,7 @@ export async function exchangeLaunchToken(ctx: EmbedContext, sessionId: string, 
   await checkRate(ctx, `session:${sessionId}:ip:${ip}:redeem`, limitsOf(ctx, settings).redemptionsPerSessionPerHour, 'launch-token redemptions for this session from this address');
   const ok = isLaunchTokenFormat(launchToken) && (await ctx.state.consumeLaunchToken(tokenHash(launchToken), sessionId, now));
   const user = await getManagedUserById(ctx.db, session.user_id);
-  const actor: Actor = { kind: 'managed_user', id: session.user_id };
+  const actor: Actor = sessionActor(session);
   if (!ok) {
     await audit(ctx, session.org_id, actor, 'launch_token.refused', user?.external_id ?? null, { sessionId, ip });
     return refuse();

@@ -30,7 +30,7 @@ import {
   type ManagedUserRecord,
 } from '../../store/embed-users.ts';
 import { endSessionsWhere } from '../../store/embed-sessions.ts';
-import { DomainError, type DomainErrorItem } from '../errors.ts';
+import { DomainError, invalidArgs, type DomainErrorItem } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { CHAT_ACCESS, ORG_PERMISSIONS, PERMISSIONS, parseExternalId } from './rules.ts';
 import { audit, requireEnabled, type Actor, type EmbedContext } from './context.ts';
@@ -69,7 +69,7 @@ function parsePutBody(body: unknown): PutBody {
   if (b.chatAccess !== undefined && !(CHAT_ACCESS as readonly unknown[]).includes(b.chatAccess)) p.push({ path: '/chatAccess', message: `must be one of ${CHAT_ACCESS.map((c) => `"${c}"`).join(', ')}` });
   if (b.orgPermission !== undefined && !(ORG_PERMISSIONS as readonly unknown[]).includes(b.orgPermission)) p.push({ path: '/orgPermission', message: `must be one of ${ORG_PERMISSIONS.map((c) => `"${c}"`).join(', ')}` });
   if (b.readOnly !== undefined && typeof b.readOnly !== 'boolean') p.push({ path: '/readOnly', message: 'must be a Boolean' });
-  if (p.length) throw new DomainError('INVALID_ARGS', `${p[0].path.slice(1)}: ${p[0].message}`, p);
+  if (p.length) throw invalidArgs(p);
   return { ...(b as PutBody), displayName: typeof b.displayName === 'string' ? b.displayName.trim() : undefined };
 }
 

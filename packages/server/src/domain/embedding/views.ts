@@ -11,7 +11,7 @@ import { countViews, getView, insertView, listViews, lockNetworkRow, updateView,
 import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { parseViewBody } from './rules.ts';
-import { audit, type EmbedContext } from './context.ts';
+import { audit, sessionActor, type EmbedContext } from './context.ts';
 import type { LiveSession } from './sessions.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { loadNetworkFor } from '../networks/access.ts';
@@ -57,7 +57,7 @@ export async function saveView(ctx: EmbedContext, live: LiveSession, body: unkno
     const have = await countViews(trx, networkId);
     if (have >= net.max_views) throw new DomainError('VIEW_LIMIT_REACHED', `this network already has ${have} saved views, its maximum (billing.maxViews ${net.max_views}); update an existing view instead`);
     await insertView(trx, row);
-    await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'view.save', live.user.external_id, { sessionId: live.session.id, networkId, viewId: row.id, name: row.name }, trx);
+    await audit(ctx, live.session.org_id, sessionActor(live.session), 'view.save', live.user.external_id, { sessionId: live.session.id, networkId, viewId: row.id, name: row.name }, trx);
   });
   return row;
 }
@@ -74,6 +74,6 @@ export async function updateSavedView(ctx: EmbedContext, live: LiveSession, view
     ...(input.content !== undefined ? { data: JSON.stringify(input.content) } : {}),
   };
   await updateView(ctx.db, viewId, patch);
-  await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'view.update', live.user.external_id, { sessionId: live.session.id, networkId: existing.network_id, viewId });
+  await audit(ctx, live.session.org_id, sessionActor(live.session), 'view.update', live.user.external_id, { sessionId: live.session.id, networkId: existing.network_id, viewId });
   return { ...existing, ...patch };
 }

@@ -5,7 +5,8 @@
  */
 import type { Attributes, NodeJSON } from '@netloom/engine';
 import { BUDGETS, unreadable, type Problems, type Warnings } from './problems.ts';
-import { isLargeInteger, isNotANumberToken, isNumericColumn, losesDigits, numberFromText, parseHeader, type ColumnType } from './values.ts';
+import { attributeNames, countKinds, headerFor, isLargeInteger, isNotANumberToken, isNumericColumn, losesDigits, numberFromText, parseHeader, type ColumnType } from './values.ts';
+import type { ExportableNetwork } from './types.ts';
 
 /** A cell as read: a Number, a String (never empty), or absent. */
 export type Cell = number | string | undefined;
@@ -164,4 +165,42 @@ export function readNodePlacement(node: NodeJSON, plan: ColumnPlan, row: { n: nu
     if (isHttpUrl(url)) node.image = { url };
     else problems.add(ref(row.n, imageCol), `${where} ${row.n}, column Image: ${JSON.stringify(url)} is not an http: or https: URL`);
   }
+}
+
+/**
+ * The node and edge tables of an export (CSV files, Excel sheets), each header first: the id column
+ * (`idHeader`), X, Y and Image when any node has them, then one column per attribute, named so that the
+ * import reads it back (headerFor: not one of the table's reserved names); edges: Source, Target, Id and
+ * their attributes. A missing value is `null`. Rows are produced one at a time (the Excel writer streams).
+ */
+export function exportTables(net: ExportableNetwork, idHeader: string, nodeReserved: readonly string[], edgeReserved: readonly string[]): { nodes: Iterable<unknown[]>; edges: Iterable<unknown[]> } {
+  const nodes = net.networkJSON.nodes;
+  const edges = net.networkJSON.edges ?? [];
+  const nodeAttrs = attributeNames(nodes.map((n) => n.attributes));
+  const hasX = nodes.some((n) => typeof n.x === 'number');
+  const hasY = nodes.some((n) => typeof n.y === 'number');
+  const hasImage = nodes.some((n) => typeof n.image?.url === 'string' && n.image.url !== '');
+  const edgeAttrs = attributeNames(edges.map((e) => e.attributes));
+  function* nodeRows(): Generator<unknown[]> {
+      yield [
+        idHeader,
+        ...(hasX ? ['X'] : []),
+        ...(hasY ? ['Y'] : []),
+        ...(hasImage ? ['Image'] : []),
+        ...nodeAttrs.map((k) => headerFor(k, nodeReserved, countKinds(nodes.map((n) => n.attributes?.[k])))),
+      ];
+      for (const n of nodes) {
+        const row: unknown[] = [n.id];
+        if (hasX) row.push(n.x ?? null);
+        if (hasY) row.push(n.y ?? null);
+        if (hasImage) row.push(n.image?.url ?? null);
+        for (const k of nodeAttrs) row.push(n.attributes?.[k] ?? null);
+        yield row;
+      }
+  }
+  function* edgeRows(): Generator<unknown[]> {
+      yield ['Source', 'Target', 'Id', ...edgeAttrs.map((k) => headerFor(k, edgeReserved, countKinds(edges.map((e) => e.attributes?.[k]))))];
+      for (const e of edges) yield [e.source, e.target, e.id, ...edgeAttrs.map((k) => e.attributes?.[k] ?? null)];
+  }
+  return { nodes: nodeRows(), edges: edgeRows() };
 }

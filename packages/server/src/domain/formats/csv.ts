@@ -21,8 +21,8 @@ import type { Id, NodeJSON } from '@netloom/engine';
 import { NetworkBuilder, type EdgeKind } from './builder.ts';
 import { BUDGETS, CellBudget, checkLineLengths, Problems, textOf, unreadable, Warnings } from './problems.ts';
 import { isZip, unzipChecked } from './zip.ts';
-import { planColumns, readNodePlacement, rowAttributes, type Cell, type Table } from './columns.ts';
-import { attributeNames, countKinds, headerFor, idFromText, parseHeader } from './values.ts';
+import { exportTables, planColumns, readNodePlacement, rowAttributes, type Cell, type Table } from './columns.ts';
+import { idFromText, parseHeader } from './values.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
 
 const NODE_COLUMNS = ['id', 'x', 'y', 'image'];
@@ -300,32 +300,9 @@ function csvText(rows: unknown[][]): string {
 }
 
 export function exportCsvFiles(net: ExportableNetwork): { nodes: string; edges: string; network: string } {
-  const nodes = net.networkJSON.nodes;
-  const edges = net.networkJSON.edges ?? [];
-  const nodeAttrs = attributeNames(nodes.map((n) => n.attributes));
-  const hasX = nodes.some((n) => typeof n.x === 'number');
-  const hasY = nodes.some((n) => typeof n.y === 'number');
-  const hasImage = nodes.some((n) => typeof n.image?.url === 'string' && n.image.url !== '');
-  const nodeRows: unknown[][] = [[
-    'Id',
-    ...(hasX ? ['X'] : []),
-    ...(hasY ? ['Y'] : []),
-    ...(hasImage ? ['Image'] : []),
-    ...nodeAttrs.map((k) => headerFor(k, [...NODE_COLUMNS, 'name', 'label'], countKinds(nodes.map((n) => n.attributes?.[k])))),
-  ]];
-  for (const n of nodes) {
-    const row: unknown[] = [n.id];
-    if (hasX) row.push(n.x);
-    if (hasY) row.push(n.y);
-    if (hasImage) row.push(n.image?.url);
-    for (const k of nodeAttrs) row.push(n.attributes?.[k]);
-    nodeRows.push(row);
-  }
-  const edgeAttrs = attributeNames(edges.map((e) => e.attributes));
-  const edgeRows: unknown[][] = [['Source', 'Target', 'Id', ...edgeAttrs.map((k) => headerFor(k, EDGE_COLUMNS, countKinds(edges.map((e) => e.attributes?.[k]))))]];
-  for (const e of edges) edgeRows.push([e.source, e.target, e.id, ...edgeAttrs.map((k) => e.attributes?.[k])]);
+  const tables = exportTables(net, 'Id', [...NODE_COLUMNS, 'name', 'label'], EDGE_COLUMNS);
   const network = csvText([['Property', 'Value'], ['Name', net.name], ['Description', net.description], ['Directed', String(net.isDirected)]]);
-  return { nodes: csvText(nodeRows), edges: csvText(edgeRows), network };
+  return { nodes: csvText([...tables.nodes]), edges: csvText([...tables.edges]), network };
 }
 
 export function exportCsv(net: ExportableNetwork): ExportedFile {

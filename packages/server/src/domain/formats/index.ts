@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises';
 // the module itself, not the engine's index: import workers (read-pool.ts) load only what reading needs
 import { validateNetworkJSON } from '@netloom/engine/graph/network-json.ts';
-import { DomainError } from '../errors.ts';
+import { invalidArgs } from '../errors.ts';
 import { exportCsv, importCsv } from './csv.ts';
 import { exportGexf, importGexf } from './gexf.ts';
 import { exportGraphml, importGraphml } from './graphml.ts';
@@ -79,7 +79,7 @@ export async function readNetworkFile(format: FormatId, file: UploadedFile, node
   if (result.problems.length > 0) {
     const label = file.filename || 'file';
     const items = result.problems.map((p) => ({ path: `${label}: ${p.path}`, message: p.message }));
-    throw new DomainError('INVALID_ARGS', `${items[0].path}: ${items[0].message}${items.length > 1 ? ` (and ${items.length - 1} more)` : ''}`, items);
+    throw invalidArgs(items, { paths: 'place', total: items.length });
   }
   return { ...imported, nodeCount: result.nodeCount, edgeCount: result.edgeCount };
 }

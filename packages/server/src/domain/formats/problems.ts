@@ -4,7 +4,7 @@
  * The list is capped at 100 (docs/spec/decisions.md: `errors` is capped) and reading stops there.
  * Warnings (what was converted, dropped or interpreted) are collected alike and go with a 200.
  */
-import { DomainError, type DomainErrorItem } from '../errors.ts';
+import { DomainError, invalidArgs, type DomainErrorItem } from '../errors.ts';
 
 export const MAX_PROBLEMS = 100;
 
@@ -29,16 +29,13 @@ export class Problems {
       this.items.push({ path, message });
       return;
     }
-    const first = this.items[0];
-    throw new DomainError('INVALID_ARGS', `${this.what}: ${first.path}: ${first.message} (and more: reading stopped after ${MAX_PROBLEMS} problems)`, this.items);
+    throw invalidArgs(this.items, { lead: this.what, paths: 'place', total: 'stopped' });
   }
 
   /** Throws 400 INVALID_ARGS listing every problem, when there is any. */
   throwIfAny(what: string = this.what): void {
     if (this.count === 0) return;
-    const first = this.items[0];
-    const more = this.count > 1 ? ` (and ${this.count - 1} more problem${this.count > 2 ? 's' : ''})` : '';
-    throw new DomainError('INVALID_ARGS', `${what}: ${first.path}: ${first.message}${more}`, this.items);
+    throw invalidArgs(this.items, { lead: what, paths: 'place', total: this.count });
   }
 }
 
@@ -107,7 +104,7 @@ export const BUDGETS = {
 
 /** One problem that makes the file unreadable as a whole (not a spreadsheet, not XML, ...). */
 export function unreadable(path: string, message: string): DomainError {
-  return new DomainError('INVALID_ARGS', `${path}: ${message}`, [{ path, message }]);
+  return invalidArgs([{ path, message }], { paths: 'place' });
 }
 
 export function tooLarge(message: string): DomainError {

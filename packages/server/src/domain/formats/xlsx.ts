@@ -20,9 +20,8 @@ import type { Id, NodeJSON } from '@netloom/engine';
 import { NetworkBuilder } from './builder.ts';
 import { Problems, unreadable, Warnings } from './problems.ts';
 import { checkZip, isZip } from './zip.ts';
-import { columnLetter, planColumns, readNodePlacement, rowAttributes, type Cell } from './columns.ts';
+import { columnLetter, exportTables, planColumns, readNodePlacement, rowAttributes, type Cell } from './columns.ts';
 import { readWorkbook } from './xlsx-read.ts';
-import { attributeNames, countKinds, headerFor } from './values.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, ImportLimits, UploadedFile } from './types.ts';
 
 /** exceljs only writes: loaded on the first export (an import worker never loads it). */
@@ -136,39 +135,12 @@ export async function exportXlsx(net: ExportableNetwork): Promise<ExportedFile> 
     stream.on('error', reject);
   });
   const wb = await workbookWriter(stream);
-  const nodes = net.networkJSON.nodes;
-  const edges = net.networkJSON.edges ?? [];
-
-  const nodeAttrs = attributeNames(nodes.map((n) => n.attributes));
-  const hasX = nodes.some((n) => typeof n.x === 'number');
-  const hasY = nodes.some((n) => typeof n.y === 'number');
-  const hasImage = nodes.some((n) => typeof n.image?.url === 'string' && n.image.url !== '');
+  const tables = exportTables(net, 'Name', NODE_COLUMNS, EDGE_COLUMNS);
   const ns = wb.addWorksheet('Nodes');
-  ns.addRow([
-    'Name',
-    ...(hasX ? ['X'] : []),
-    ...(hasY ? ['Y'] : []),
-    ...(hasImage ? ['Image'] : []),
-    ...nodeAttrs.map((k) => headerFor(k, NODE_COLUMNS, countKinds(nodes.map((n) => n.attributes?.[k])))),
-  ]).commit();
-  for (const n of nodes) {
-    const row: unknown[] = [n.id];
-    if (hasX) row.push(n.x ?? null);
-    if (hasY) row.push(n.y ?? null);
-    if (hasImage) row.push(n.image?.url ?? null);
-    for (const k of nodeAttrs) row.push(n.attributes?.[k] ?? null);
-    ns.addRow(row).commit();
-  }
+  for (const row of tables.nodes) ns.addRow(row).commit();
   ns.commit();
-
-  const edgeAttrs = attributeNames(edges.map((e) => e.attributes));
   const es = wb.addWorksheet('Edges');
-  es.addRow(['Source', 'Target', 'Id', ...edgeAttrs.map((k) => headerFor(k, EDGE_COLUMNS, countKinds(edges.map((e) => e.attributes?.[k]))))]).commit();
-  for (const e of edges) {
-    const row: unknown[] = [e.source, e.target, e.id];
-    for (const k of edgeAttrs) row.push(e.attributes?.[k] ?? null);
-    es.addRow(row).commit();
-  }
+  for (const row of tables.edges) es.addRow(row).commit();
   es.commit();
 
   const ms = wb.addWorksheet('Network');

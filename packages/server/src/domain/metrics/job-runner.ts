@@ -20,13 +20,12 @@
  *   a retried job can never write twice.
  */
 import { hostname } from 'node:os';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { getMetric, type AnyMetric, type NetworkJSON } from '@netloom/engine';
-import { applyNodeValues, PoolBusyError, type JobResult, type MetricPool, type TaskNetwork } from '@netloom/engine/pool/index.ts';
+import { getMetric, type AnyMetric } from '@netloom/engine';
+import { PoolBusyError, type JobResult, type MetricPool, type TaskNetwork } from '@netloom/engine/pool/index.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../store/schema.ts';
-import { updateNetworkIf } from '../../store/networks.ts';
 import {
   claimableRows,
   claimNext,
@@ -46,7 +45,9 @@ import {
 } from '../../store/metric-jobs.ts';
 import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { loadStoredNetwork, mapComputeError, MetricCancelled, metricById, type MetricRunDeps } from './runs.ts';
+import { surveyGroupFloor, withGroupFloor } from './survey-groups.ts';
+import { loadStoredNetwork, metricById } from './runs.ts';
+import { computeMerge, computeMetric, computeShard, MetricCancelled, writeBack, type ComputeDeps, type MetricRunDeps, type NodeValues, type RunOptions } from './compute.ts';
 import { addPartials, decodePartials, encodePartials, gunzipBytes, gzipBytes, problemOf } from './job-codec.ts';
 import { trackLocalRun } from './job-registry.ts';
 import type { JobMetric } from './jobs.ts';
@@ -307,10 +308,12 @@ export class JobRunner {
         throw new DomainError('CONFLICT', 'the network changed after the job was created; nothing was written — submit the job again');
       }
       const text = stored.text;
+      // a survey network's group reports never go below the survey's minimum group size (survey-groups.ts)
+      const floor = await surveyGroupFloor(this.opts.db, row.network_id);
       return {
         nodeCount: stored.net.node_count,
         stored: { id: row.network_id, version: stored.version, text },
-        task: (params) => ({ kind: 'stored', text: freshCopy(text), networkDirected: stored.directed, params }),
+        task: (params) => ({ kind: 'stored', text: freshCopy(text), networkDirected: stored.directed, params: withGroupFloor(params, floor) }),
       };
     }
     const source = row.input_gz ? row : await getJobRow(this.opts.db, row.parent_id ?? '');
@@ -330,16 +333,13 @@ export class JobRunner {
     return Math.max(2, Math.min(64, Math.ceil(nodeCount / shardSources)));
   }
 
-  private limitMs(row: JobRow): number {
-    return row.timeout_ms;
+  /** The pool, limits and log of compute.ts; a row's run has the row's own time limit. */
+  private get computeDeps(): ComputeDeps {
+    return { pool: this.opts.pool, limits: this.opts.config.limits, log: this.opts.log };
   }
 
-  private async compute(metric: AnyMetric, network: TaskNetwork, row: JobRow, signal: AbortSignal, writeBack: boolean, onProgress: (done: number, total: number) => void): Promise<JobResult> {
-    try {
-      return await this.opts.pool.run({ metric: metric.id, network, signal, writeBack, timeoutMs: this.limitMs(row), onProgress });
-    } catch (err) {
-      throw mapComputeError({ log: this.opts.log }, metric, this.limitMs(row), err);
-    }
+  private runOptions(row: JobRow, signal: AbortSignal, onProgress?: (done: number, total: number) => void): RunOptions {
+    return { signal, timeoutMs: row.timeout_ms, onProgress };
   }
 
   private async runJob(row: JobRow, signal: AbortSignal, setProgress: (p: number) => void): Promise<void> {
@@ -364,44 +364,39 @@ export class JobRunner {
     }
     // write_back 0: a viewer run with View access answers its values (docs/embedding-api.md "Metric jobs")
     const writeBack = input.stored !== null && metric.kind === 'node' && row.write_back !== 0;
-    const result = await this.compute(metric, input.task(items[0].params), row, signal, writeBack, (d, t) => setProgress(d / t));
+    const result = await computeMetric(this.computeDeps, metric, input.task(items[0].params), { ...this.runOptions(row, signal, (d, t) => setProgress(d / t)), writeBack });
     if (result.kind === 'deferred') throw new DomainError('INVALID_ARGS', 'a job body naming a stored network must be small (under 1 MiB)');
     await this.complete(row, result, input);
   }
 
   /** Records a finished run: a write-back in the same transaction as the job's success (see the header). */
   private async complete(row: JobRow, result: Exclude<JobResult, { kind: 'deferred' }>, input: JobInput): Promise<void> {
-    const { db, config } = this.opts;
     if (result.kind === 'node' && result.networkText && input.stored) {
-      const stored = input.stored;
-      const networkUUID = randomUUID();
-      const answer = JSON.stringify({ _id: stored.id, networkUUID, attributes: result.attributes ?? [], meta: result.meta ?? {} });
-      await this.commitWithNetwork(row, answer, stored, result.networkText, networkUUID);
+      await this.succeedWithNetwork(row, input.stored, { network: result.networkText, attributes: result.attributes, tail: { meta: result.meta ?? {} } });
       return;
     }
-    const text = Buffer.from(result.response as Uint8Array).toString('utf8');
-    if (!(await markSucceeded(db, row.id, this.workerId, await gzipBytes(text), Date.now(), config.jobs.retentionMs))) throw new LeaseLost();
+    await this.succeed(row, Buffer.from(result.response as Uint8Array).toString('utf8'));
   }
 
-  private async commitWithNetwork(row: JobRow, answer: string, stored: NonNullable<JobInput['stored']>, networkText: Uint8Array, networkUUID: string): Promise<void> {
-    const { db, config } = this.opts;
-    const gz = await gzipBytes(answer);
-    await db.transaction().execute(async (trx) => {
-      if (!(await markSucceeded(trx, row.id, this.workerId, gz, Date.now(), config.jobs.retentionMs))) throw new LeaseLost();
-      const written = await updateNetworkIf(trx, stored.id, stored.version, { json: networkText, network_uuid: networkUUID });
-      if (!written) throw new DomainError('CONFLICT', 'the network changed while the job was being computed; nothing was written — submit the job again');
-    });
+  /** Records the job's answer (the lease must still be ours). */
+  private async succeed(row: JobRow, answer: string, db: Kysely<Database> = this.opts.db): Promise<void> {
+    if (!(await markSucceeded(db, row.id, this.workerId, await gzipBytes(answer), Date.now(), this.opts.config.jobs.retentionMs))) throw new LeaseLost();
+  }
+
+  /** The write-back (compute.ts) and the job's success with its answer, in one transaction. */
+  private async succeedWithNetwork(row: JobRow, stored: NonNullable<JobInput['stored']>, change: Parameters<typeof writeBack>[2]): Promise<void> {
+    await writeBack(this.opts.db, stored, change, (trx, answer) => this.succeed(row, answer, trx));
     this.opts.log?.info({ jobId: row.id, networkId: stored.id }, 'job result written to the network');
   }
 
   private async runBatch(row: JobRow, items: JobMetric[], input: JobInput, signal: AbortSignal, setProgress: (p: number) => void): Promise<void> {
     const results: Record<string, unknown>[] = [];
-    const nodeValues: { metric: AnyMetric; values: Record<string, Record<string, number | string>> }[] = [];
+    const nodeValues: { metric: AnyMetric; values: NodeValues }[] = [];
     for (let i = 0; i < items.length; i++) {
       const metric = metricById(items[i].metric);
-      const r = await this.compute(metric, input.task(items[i].params), row, signal, false, (d, t) => setProgress((i + d / t) / items.length));
+      const r = await computeMetric(this.computeDeps, metric, input.task(items[i].params), { ...this.runOptions(row, signal, (d, t) => setProgress((i + d / t) / items.length)), writeBack: false });
       if (r.kind === 'deferred' || !r.response) throw new Error('unexpected metric reply');
-      const answer = JSON.parse(Buffer.from(r.response).toString('utf8')) as number | { values: Record<string, Record<string, number | string>>; meta: Record<string, unknown> };
+      const answer = JSON.parse(Buffer.from(r.response).toString('utf8')) as number | { values: NodeValues; meta: Record<string, unknown> };
       // a number (network metric) or a report object: its result is the answer as is
       if (typeof answer === 'number' || metric.kind === 'report') results.push({ metric: metric.id, value: answer });
       else if (input.stored) {
@@ -412,32 +407,17 @@ export class JobRunner {
     }
     if (input.stored && nodeValues.length > 0) {
       // every attribute written at once: one change of the stored network
-      const network = JSON.parse(Buffer.from(input.stored.text).toString('utf8')) as NetworkJSON;
-      for (const nv of nodeValues) applyNodeValues(network, nv.metric, nv.values);
-      const networkUUID = randomUUID();
-      const attributes = nodeValues.flatMap((nv) => Object.keys(nv.values));
-      const answer = JSON.stringify({ _id: input.stored.id, networkUUID, attributes, results });
-      await this.commitWithNetwork(row, answer, input.stored, new TextEncoder().encode(JSON.stringify(network)), networkUUID);
+      await this.succeedWithNetwork(row, input.stored, { network: { text: input.stored.text, values: nodeValues }, tail: { results } });
       return;
     }
-    const answer = JSON.stringify(input.stored ? { _id: input.stored.id, results } : { results });
-    if (!(await markSucceeded(this.opts.db, row.id, this.workerId, await gzipBytes(answer), Date.now(), this.opts.config.jobs.retentionMs))) throw new LeaseLost();
+    await this.succeed(row, JSON.stringify(input.stored ? { _id: input.stored.id, results } : { results }));
   }
 
   private async runShard(row: JobRow, signal: AbortSignal, setProgress: (p: number) => void): Promise<void> {
     const items = JSON.parse(row.metrics) as JobMetric[];
     const metric = metricById(items[0].metric);
     const input = await this.input(row);
-    let partials: Float64Array[];
-    try {
-      partials = await this.opts.pool.runPartial(
-        { metric: metric.id, network: input.task(items[0].params), signal, timeoutMs: this.limitMs(row), onProgress: (d, t) => setProgress(d / t) },
-        row.shard_index as number,
-        row.shard_count as number,
-      );
-    } catch (err) {
-      throw mapComputeError({ log: this.opts.log }, metric, this.limitMs(row), err);
-    }
+    const partials = await computeShard(this.computeDeps, metric, input.task(items[0].params), this.runOptions(row, signal, (d, t) => setProgress(d / t)), row.shard_index as number, row.shard_count as number);
     if (!(await finishShard(this.opts.db, row, this.workerId, encodePartials(partials), Date.now()))) throw new LeaseLost();
   }
 
@@ -455,14 +435,9 @@ export class JobRunner {
     if (!summed) throw new Error('a split job without shards');
     const input = await this.input(row);
     const writeBack = input.stored !== null && row.write_back !== 0;
-    let result: JobResult;
-    try {
-      // meta.elapsedMs counts from the first shard's start (docs/metrics.md), not the merge's
-      const firstStart = Math.min(...parts.map((p) => (p.started_at ? Date.parse(p.started_at) : Infinity)));
-      result = await this.opts.pool.runFinish({ metric: metric.id, network: input.task(items[0].params), signal, writeBack, timeoutMs: this.limitMs(row) }, summed, Number.isFinite(firstStart) ? firstStart : undefined);
-    } catch (err) {
-      throw mapComputeError({ log: this.opts.log }, metric, this.limitMs(row), err);
-    }
+    // meta.elapsedMs counts from the first shard's start (docs/metrics.md), not the merge's
+    const firstStart = Math.min(...parts.map((p) => (p.started_at ? Date.parse(p.started_at) : Infinity)));
+    const result = await computeMerge(this.computeDeps, metric, input.task(items[0].params), { ...this.runOptions(row, signal), writeBack }, summed, Number.isFinite(firstStart) ? firstStart : undefined);
     if (result.kind === 'deferred') throw new DomainError('INVALID_ARGS', 'a job body naming a stored network must be small (under 1 MiB)');
     await this.complete(row, result, input);
   }

@@ -17,10 +17,11 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../store/schema.ts';
 import { deleteUnqueuedJob, endJob, getOwnedJob, insertJobWithinCaps, listOwnedJobs, listShards, type JobRow, type LightJobRow, type NewJobRow } from '../../store/metric-jobs.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
-import { DomainError, serviceUnavailable } from '../errors.ts';
+import { DomainError, invalidArgs, serviceUnavailable } from '../errors.ts';
 import type { RedisJobQueue } from '../../store/job-queue-redis.ts';
 import { newId } from '../ids.ts';
-import { checkMetricPlan, parseMetricBody, requireScopeOf, type MetricRunDeps } from './runs.ts';
+import { checkMetricPlan, parseMetricBody, requireScopeOf } from './runs.ts';
+import type { MetricRunDeps } from './compute.ts';
 import { loadNetworkFor } from '../networks/access.ts';
 import { gunzipBytes, gzipBytes, type JobProblem } from './job-codec.ts';
 import { abortLocalRuns } from './job-registry.ts';
@@ -181,10 +182,7 @@ export async function submitBatchJob(deps: JobDeps, p: Principal, body: BatchBod
       for (const pr of e.errors?.length ? e.errors : [{ path: '', message: String(e.message) }]) problems.push({ path: `/metrics/${i}${pr.path}`, message: pr.message });
     }
   });
-  if (problems.length) {
-    const first = problems[0];
-    throw new DomainError('INVALID_ARGS', `${first.path.slice(1).replaceAll('/', '.')}: ${first.message}`, problems.slice(0, 100));
-  }
+  if (problems.length) throw invalidArgs(problems);
   for (const it of items) await checkMetricPlan(deps.db, p, it.metric);
   const base = baseRow(deps, p);
   const metrics = JSON.stringify(items.map((it) => ({ metric: it.metric.id, params: it.params })));

@@ -6,79 +6,35 @@
  * - `checkMetricPlan`: Enterprise/Partner plans only; informal* need an organization (403 PLAN_REQUIRED).
  * - `loadStoredNetwork`: a stored network's metadata and JSON text of the same `version` (a write slipping
  *   in between is retried; 409 CONFLICT after three tries).
- * - `computeMetric`: runs on the worker pool and maps its outcomes: time limit → 422 METRIC_TIMEOUT (the
- *   detail suggests `kPercent` where the metric has it), cancelled (client gone, job cancelled) →
- *   `MetricCancelled`; INVALID_ARGS, NOT_CONVERGED, ... pass through as they are.
- * - `writeBackIfUnchanged`: the values are written only if the stored `version` is still the one read,
- *   else 409 CONFLICT and nothing is written.
- * - `runStoredMetric` / `runPostedMetric`: the whole API flow on top of these.
+ * - `runStoredMetric` / `runPostedMetric`: the whole API flow on top of these; the pool call and the
+ *   write-back are compute.ts's (the one compute path and write-back of every caller).
  */
-import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
-import { EngineError, getMetric, type AnyMetric } from '@netloom/engine';
+import { getMetric, type AnyMetric } from '@netloom/engine';
 import { MAX_JSON_DEPTH, findNul, nestsDeeperThan } from '@netloom/engine/graph/json-limits.ts';
-import type { NetworkJSON } from '@netloom/engine/graph/network-json.ts';
-import { applyNodeValues, ownedBytes, parseMetricRequest, type JobResult, type MetricPool, type TaskNetwork } from '@netloom/engine/pool/index.ts';
+import { ownedBytes, parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { Database } from '../../store/schema.ts';
-import { getNetwork, getNetworkJSONGzip, updateNetworkIf, type NetworkRecord } from '../../store/networks.ts';
+import { getNetwork, getNetworkJSONGzip, type NetworkRecord } from '../../store/networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
+import { surveyGroupFloor, withGroupFloor } from './survey-groups.ts';
 import { DomainError, invalidArgs } from '../errors.ts';
 import { METRIC_PLANS } from '../identity/users.ts';
 import { effectivePlan } from '../networks/ownership.ts';
 import { loadNetworkFor } from '../networks/access.ts';
-import { audit, checkRate, HOUR_MS, limitsOf, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
+import { audit, sessionActor, checkRate, HOUR_MS, limitsOf, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
 import type { LiveSession } from '../embedding/sessions.ts';
 import type { ComputeFn } from '../embedding/chat.ts';
 import { getOrganizationById } from '../../store/organizations.ts';
+import { computeMetric, writeBack, type MetricAnswer, type MetricRunDeps, type NodeValues, type RunOptions } from './compute.ts';
+/** The types of a run, for the flows built on these (compute.ts defines them). */
+export type { MetricAnswer, MetricRunDeps, RunOptions };
 
 const gunzipAsync = promisify(gunzip);
 
 /** Bodies up to this size are parsed on the event loop (≈ 1–3 ms); bigger ones in a worker. */
 export const SMALL_BODY_BYTES = 1024 * 1024;
-
-/** What running a metric needs: the database, the worker pool and the limits. */
-export interface MetricRunDeps {
-  db: Kysely<Database>;
-  pool: MetricPool;
-  limits: { maxNodes: number; maxEdges: number; metricTimeoutMs: number };
-  log?: { info(obj: Record<string, unknown>, msg: string): void };
-}
-
-export interface RunOptions {
-  /** Aborting cancels the run (queued: dropped; running: its worker thread is terminated at once). */
-  signal?: AbortSignal;
-  /** When the request arrived (ms since epoch): the time limit counts from here. */
-  startedAt?: number;
-  /** Time limit (ms); default the synchronous limit (`metricTimeoutMs`). Jobs pass their own. */
-  timeoutMs?: number;
-  /** Kernel progress (work units done / total), about every half second while it runs (jobs). */
-  onProgress?: (done: number, total: number) => void;
-}
-
-/** The run was cancelled (client disconnected, job cancelled): there is nobody to answer. */
-export class MetricCancelled extends Error {
-  constructor() {
-    super('the metric run was cancelled');
-    this.name = 'MetricCancelled';
-  }
-}
-
-/** The answer of a metric call: the JSON text the API sends (a bare number, `{ values, meta }` or the write-back summary). */
-export interface MetricAnswer {
-  json: Uint8Array | string;
-  /** With write-back: the stored network's new UUID. */
-  networkUUID?: string;
-  attributes?: string[];
-}
-
-export function metricTimeoutError(metric: AnyMetric, limitMs: number): DomainError {
-  const hint = metric.sampling
-    ? ` Lower \`kPercent\` (e.g. 30, or less on very large networks) to estimate ${metric.id} from a sample of sources.`
-    : ' Try a smaller network, or run it as a job (`Prefer: respond-async`).';
-  return new DomainError('METRIC_TIMEOUT', `${metric.id} did not finish within the compute limit of ${limitMs / 1000} s.${hint}`);
-}
 
 export function requireScopeOf(p: Principal, scope: string): void {
   if (!p.scopes.has(scope)) throw new DomainError('INSUFFICIENT_SCOPE', `this credential lacks the scope ${scope}`);
@@ -130,48 +86,17 @@ export async function loadStoredNetwork(db: Kysely<Database>, principal: Princip
   }
 }
 
-/** Runs one metric task on the pool, mapping timeouts and cancellation (see the header). */
-export async function computeMetric(deps: MetricRunDeps, metric: AnyMetric, network: TaskNetwork, opts: RunOptions & { writeBack?: boolean; nodeCount?: number } = {}): Promise<JobResult> {
-  const limitMs = opts.timeoutMs ?? deps.limits.metricTimeoutMs;
-  try {
-    return await deps.pool.run({ metric: metric.id, network, signal: opts.signal, startedAt: opts.startedAt, writeBack: opts.writeBack, nodeCount: opts.nodeCount, timeoutMs: opts.timeoutMs, onProgress: opts.onProgress });
-  } catch (err) {
-    throw mapComputeError(deps, metric, limitMs, err);
-  }
-}
-
-/** The pool's outcomes as the API reports them: time limit → 422 METRIC_TIMEOUT, cancelled → MetricCancelled; others as they are. */
-export function mapComputeError(deps: Pick<MetricRunDeps, 'log'>, metric: AnyMetric, limitMs: number, err: unknown): unknown {
-  if (err instanceof EngineError && err.code === 'METRIC_TIMEOUT') {
-    deps.log?.info({ metric: metric.id, limitMs }, 'metric timed out');
-    return metricTimeoutError(metric, limitMs);
-  }
-  if (err instanceof EngineError && err.code === 'CANCELLED') {
-    deps.log?.info({ metric: metric.id }, 'metric cancelled');
-    return new MetricCancelled();
-  }
-  return err;
-}
-
-/** Writes a write-back result if the network is still at `version` (else 409 CONFLICT, nothing written). */
-export async function writeBackIfUnchanged(db: Kysely<Database>, networkId: string, version: number, result: { networkText?: Uint8Array; attributes?: string[]; meta?: Record<string, unknown> }): Promise<MetricAnswer> {
-  const networkUUID = randomUUID();
-  const written = await updateNetworkIf(db, networkId, version, { json: result.networkText as Uint8Array, network_uuid: networkUUID });
-  if (!written) throw new DomainError('CONFLICT', 'the network changed while the metric was being computed; nothing was written — retry');
-  const attributes = result.attributes ?? [];
-  return { json: JSON.stringify({ _id: networkId, networkUUID, attributes, meta: result.meta ?? {} }), networkUUID, attributes };
-}
-
 /** A metric on a stored network by a credential: node metrics write their attributes back (§4.3). */
 export async function runStoredMetric(deps: MetricRunDeps, p: Principal, metric: AnyMetric, networkId: string, params: Record<string, unknown>, opts: RunOptions = {}): Promise<MetricAnswer> {
   requireScopeOf(p, 'networks:read');
   requireScopeOf(p, 'networks:write');
   const stored = await loadStoredNetwork(deps.db, p, networkId, metric.kind === 'node' ? 'edit' : 'read');
+  if (metric.id === 'groups') params = withGroupFloor(params, await surveyGroupFloor(deps.db, networkId));
   const result = await computeMetric(deps, metric, { kind: 'stored', text: stored.text, networkDirected: stored.directed, params }, { ...opts, writeBack: metric.kind === 'node', nodeCount: stored.net.node_count });
   if (result.kind === 'deferred') throw new Error('unexpected deferred reply for a stored network');
   deps.log?.info({ metric: metric.id, networkId, nodes: result.stats.nodeCount, edges: result.stats.edgeCount, parseMs: result.stats.parseMs, computeMs: result.stats.computeMs }, 'metric computed');
   if (result.kind !== 'node') return { json: result.response as Uint8Array };
-  return writeBackIfUnchanged(deps.db, networkId, stored.version, result);
+  return writeBack(deps.db, { id: networkId, version: stored.version }, { network: result.networkText as Uint8Array, attributes: result.attributes, tail: { meta: result.meta ?? {} } });
 }
 
 /** A parsed small request body: either names a stored network or carries the network. */
@@ -188,7 +113,7 @@ export function parseMetricBody(deps: MetricRunDeps, metric: AnyMetric, raw: Uin
   // the limits every body has (the worker checks big bodies alike; docs/security.md "Input at the edge")
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     const message = `JSON nested deeper than ${MAX_JSON_DEPTH} levels is not accepted`;
-    throw new DomainError('INVALID_ARGS', `body: ${message}`, [{ path: '', message }]);
+    throw invalidArgs([{ path: '', message }]);
   }
   let body: unknown;
   try {
@@ -287,7 +212,9 @@ export async function checkSessionMetric(deps: MetricRunDeps, ctx: EmbedContext,
  * allowance, then one run at a time per session.
  */
 export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, live: LiveSession, kind: 'network' | 'nodes', metricId: string, rawBody: unknown, clientIp: string, opts: RunOptions = {}): Promise<Uint8Array> {
-  const { metric, owner, params } = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody, clientIp);
+  const checked = await checkSessionMetric(deps, ctx, live, kind, metricId, rawBody, clientIp);
+  const { metric, owner } = checked;
+  const params = metric.id === 'groups' ? withGroupFloor(checked.params, await surveyGroupFloor(deps.db, live.session.network_id)) : checked.params;
   const lockKey = `session:${live.session.id}:metric`;
   if (!(await ctx.state.acquire(lockKey, deps.limits.metricTimeoutMs + 10_000, ctx.now()))) {
     throw new RateLimitedError('one metric calculation at a time per session; another one is running', 1);
@@ -298,8 +225,11 @@ export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, l
     const text = owner && live.explore?.access !== 'read' && metric.kind === 'node' ? stored.text : null;
     const answer = await runReadOnlyMetric(deps, metric, { text: stored.text, directed: stored.directed, nodeCount: stored.net.node_count }, params, opts);
     // Owner mode with edit access: the node values are written to the stored network, as by the API.
-    if (text) await writeValuesBack(deps.db, metric, stored, text, answer);
-    await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {
+    if (text) {
+      const { values, meta } = JSON.parse(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8')) as { values?: NodeValues; meta?: Record<string, unknown> };
+      if (values) await writeBack(deps.db, { id: stored.net.id, version: stored.version }, { network: { text, values: [{ metric, values }] }, tail: { meta: meta ?? {} } });
+    }
+    await audit(ctx, live.session.org_id, sessionActor(live.session), 'metric.run', live.user.external_id, {
       sessionId: live.session.id,
       networkId: live.session.network_id,
       metric: metric.id,
@@ -308,14 +238,6 @@ export async function runSessionMetric(deps: MetricRunDeps, ctx: EmbedContext, l
   } finally {
     await ctx.state.release(lockKey);
   }
-}
-
-/** Writes a viewer run's node values into the stored network (if its version is unchanged; else 409). */
-async function writeValuesBack(db: Kysely<Database>, metric: AnyMetric, stored: StoredNetwork, text: Uint8Array, answer: Uint8Array): Promise<void> {
-  const { values, meta } = JSON.parse(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8')) as { values?: Record<string, Record<string, number | string>>; meta?: Record<string, unknown> };
-  if (!values) return;
-  const network = applyNodeValues(JSON.parse(Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')) as NetworkJSON, metric, values);
-  await writeBackIfUnchanged(db, stored.net.id, stored.version, { networkText: new TextEncoder().encode(JSON.stringify(network)), attributes: Object.keys(values), meta });
 }
 
 /** The AI chat's metric runs (domain/embedding/chat.ts ComputeFn): read-only, values by attribute. */

@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.ts';
 import { endJob, getSessionJob, insertJobWithinCaps, type ActiveCap } from '../../store/metric-jobs.ts';
 import { getNetwork } from '../../store/networks.ts';
-import { audit, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
+import { audit, sessionActor, RateLimitedError, type EmbedContext } from '../embedding/context.ts';
 import type { LiveSession } from '../embedding/sessions.ts';
 import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -64,7 +64,7 @@ export async function submitSessionMetricJob(deps: JobDeps, ctx: EmbedContext, l
   }
   // this process's workers (table queue) or the Redis queue, as every job (503 when Redis does not answer)
   await queueJob(deps, id, admitted.activeBefore + 1);
-  await audit(ctx, live.session.org_id, { kind: 'managed_user', id: live.session.user_id }, 'metric.run', live.user.external_id, {
+  await audit(ctx, live.session.org_id, sessionActor(live.session), 'metric.run', live.user.external_id, {
     sessionId: live.session.id,
     networkId: live.session.network_id,
     metric: metric.id,

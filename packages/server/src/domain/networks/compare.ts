@@ -11,8 +11,10 @@
 import { checkCompareMetrics, type CompareParams } from '@netloom/engine/compare/compare.ts';
 import { EngineError, getMetric } from '@netloom/engine';
 import { DomainError } from '../errors.ts';
+import { surveyGroupFloor } from '../metrics/survey-groups.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
-import { checkMetricPlan, loadStoredNetwork, MetricCancelled, requireScopeOf, type MetricRunDeps, type RunOptions } from '../metrics/runs.ts';
+import { checkMetricPlan, loadStoredNetwork, requireScopeOf } from '../metrics/runs.ts';
+import { MetricCancelled, type MetricRunDeps, type RunOptions } from '../metrics/compute.ts';
 
 export interface CompareRequest extends CompareParams {
   a: string;
@@ -29,7 +31,10 @@ export async function compareStoredNetworks(deps: MetricRunDeps, p: Principal, b
   }
   const a = await loadStoredNetwork(deps.db, p, body.a, 'read');
   const b = await loadStoredNetwork(deps.db, p, body.b, 'read');
-  const params: CompareParams & Record<string, unknown> = { metrics, attribute: body.attribute, minGroupSize: body.minGroupSize, metricEdgeWeights: body.metricEdgeWeights };
+  // Survey networks: the group changes honour the larger of the two surveys' minimum group sizes (§11).
+  const floor = Math.max((await surveyGroupFloor(deps.db, body.a)) ?? 1, (await surveyGroupFloor(deps.db, body.b)) ?? 1);
+  const minGroupSize = Math.max(body.minGroupSize ?? 1, floor);
+  const params: CompareParams & Record<string, unknown> = { metrics, attribute: body.attribute, minGroupSize, metricEdgeWeights: body.metricEdgeWeights };
   const started = performance.now();
   try {
     const out = await deps.pool.compare({ a: { text: a.text, networkDirected: a.directed }, b: { text: b.text, networkDirected: b.directed }, params, signal: opts.signal, startedAt: opts.startedAt });

@@ -16,7 +16,7 @@ import type { Config } from '../../config.ts';
 import type { Database, NetworkStatus } from '../../store/schema.ts';
 import type { NetworkRecord } from '../../store/networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
-import { DomainError, type DomainErrorItem } from '../errors.ts';
+import { DomainError, invalidArgs, type DomainErrorItem } from '../errors.ts';
 import { parseBoolean } from './body.ts';
 import { createNetwork, resolveCreator } from './create.ts';
 import { checkPlanRoom } from './ownership.ts';
@@ -59,7 +59,7 @@ export async function importNetwork(db: Kysely<Database>, config: Config, princi
   if (f.format !== undefined && !isFormatId(f.format)) problems.push({ path: '/format', message: `must be one of ${Object.keys(FORMATS).join(', ')}` });
   if (f.owner !== undefined && f.owner.trim() === '') problems.push({ path: '/owner', message: 'must be an e-mail address or a user id' });
   if (req.nodesFile && f.format !== undefined && f.format !== 'csv') problems.push({ path: '/nodesFile', message: 'is only used with a CSV edge list' });
-  if (problems.length > 0) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1)}: ${problems[0].message}`, problems);
+  if (problems.length > 0) throw invalidArgs(problems);
   const file = req.file as UploadedFile;
 
   const owner = await resolveCreator(db, principal, f.owner);

@@ -16,7 +16,7 @@ import { getMembershipOfUser } from '../../store/organizations.ts';
 import { nowIso } from '../../store/db.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { accountSummary } from '../identity/account.ts';
-import { DomainError, type DomainErrorItem } from '../errors.ts';
+import { DomainError, invalidArgs, type DomainErrorItem } from '../errors.ts';
 import { loadNetworkFor, type Access } from './access.ts';
 import { checkPlanLimit } from './ownership.ts';
 import { parseBoolean } from './body.ts';
@@ -89,7 +89,7 @@ export async function patchWebNetwork(db: Kysely<Database>, config: Config, prin
     if (d === undefined) problems.push({ path: '/isDirected', message: 'must be a Boolean' });
     else patch.is_directed = d ? 1 : 0;
   }
-  if (problems.length > 0) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1)}: ${problems[0].message}`, problems);
+  if (problems.length > 0) throw invalidArgs(problems);
   if (patch.status !== undefined && patch.status !== net.status) {
     const owner = await getUserById(db, net.owner_id);
     if (owner) await checkPlanLimit(db, config, owner, patch.status);
@@ -108,7 +108,7 @@ export async function deleteWebNetwork(db: Kysely<Database>, principal: Principa
 
 function normalEmail(v: unknown, path: string): string {
   if (typeof v !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(v.trim()) || v.length > 320) {
-    throw new DomainError('INVALID_ARGS', `${path.slice(1)}: must be an e-mail address`, [{ path, message: 'must be an e-mail address' }]);
+    throw invalidArgs([{ path, message: 'must be an e-mail address' }]);
   }
   return v.trim().toLowerCase();
 }
@@ -128,7 +128,7 @@ export async function shareWebNetwork(db: Kysely<Database>, principal: Principal
     problems.push(...((err as DomainError).errors ?? []));
   }
   if (body.permission !== 'View' && body.permission !== 'Edit') problems.push({ path: '/permission', message: 'must be "View" or "Edit"' });
-  if (problems.length > 0) throw new DomainError('INVALID_ARGS', `${problems[0].path.slice(1)}: ${problems[0].message}`, problems);
+  if (problems.length > 0) throw invalidArgs(problems);
   const permission = body.permission as SharePermission;
   const user = await getUserByEmail(db, email);
   // the caller's own address: the caller knows it has an account

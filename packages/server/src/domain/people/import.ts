@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import Papa from 'papaparse';
 import type { Database } from '../../store/schema.ts';
-import { DomainError, type ProblemItem } from '../errors.ts';
+import { DomainError, invalidArgs, type ProblemItem } from '../errors.ts';
 import { readWorkbook } from '../formats/xlsx-read.ts';
 import { workbookFromRows } from '../formats/xlsx.ts';
 import { isZip, unzipChecked } from '../formats/zip.ts';
@@ -159,8 +159,7 @@ export async function importPeople(db: Kysely<Database>, dir: Directory, file: {
 }
 
 function fileProblems(problems: ProblemItem[]): DomainError {
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
-  return new DomainError('INVALID_ARGS', `the file has problems: ${problems[0].message}${more}`, problems.slice(0, 100));
+  return invalidArgs(problems, { lead: 'the file has problems', paths: 'none', total: problems.length });
 }
 
 /** The import template: the columns (custom fields by key) and one example row. */

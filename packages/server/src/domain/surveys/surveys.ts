@@ -30,6 +30,7 @@ import { newId } from '../ids.ts';
 import { auditDirectory, type Directory } from '../people/directory.ts';
 import { fieldsByKey } from '../people/fields.ts';
 import { loadSurvey, type SurveyAccess } from './access.ts';
+import { surveyNetworksOf } from './generate.ts';
 import { linkKey, openLinkToken, openUrl, pseudonymOf, respondentToken, tokenHash } from './links.ts';
 import { checkQuestions, type Question } from './questions.ts';
 import { checkSelector, select, type Selector } from './roster.ts';
@@ -85,6 +86,7 @@ export interface SurveyResource {
   modified: string;
   launchedAt: string | null;
   closedAt: string | null;
+  networks: Awaited<ReturnType<typeof surveyNetworksOf>>;
 }
 
 export async function presentSurvey(deps: SurveyDeps, s: SurveyRecord, access: SurveyAccess): Promise<SurveyResource> {
@@ -114,13 +116,14 @@ export async function presentSurvey(deps: SurveyDeps, s: SurveyRecord, access: S
     modified: s.modified,
     launchedAt: s.launched_at,
     closedAt: s.closed_at,
+    networks: await surveyNetworksOf(deps.db, s.id),
   };
 }
 
 /* --------------------------------------------------------------------- checks */
 
 const BODY_KEYS = new Set(['name', 'questions', 'privacy', 'minGroupSize', 'roster', 'respondents', 'intro', 'consent', 'schedule', 'email', 'status', 'openLink']);
-const IGNORED = new Set(['_id', 'created', 'modified', 'launchedAt', 'closedAt', 'owner', 'access', 'version', 'wave', 'previousWaveId']);
+const IGNORED = new Set(['_id', 'created', 'modified', 'launchedAt', 'closedAt', 'owner', 'access', 'version', 'wave', 'previousWaveId', 'networks']);
 
 function isoDate(v: unknown): boolean {
   return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && Number.isFinite(Date.parse(v));

@@ -3,8 +3,9 @@
  * bar, ETA and Cancel. Started by `POST /api/v2/embed/viewer/metrics/:kind/:metricId` with
  * `Prefer: respond-async` (routes/viewer/index.ts); read and cancelled here, with the viewer's access
  * token, only the session's own jobs (any other id is 404). Thin: schema → domain/metrics/viewer-jobs.ts.
- * GET /api/v2/embed/viewer/metrics lists the node metrics the Metrics panel offers (the engine registry's
- * offeredMetrics('node'): a metric added to the registry appears there with no other edit).
+ * GET /api/v2/embed/viewer/metrics lists the metrics the Metrics panel offers (the engine registry's
+ * offeredMetrics(): node metrics, whose values become node attributes, and network-level ones, whose
+ * number the panel shows; a metric added to the registry appears there with no other edit).
  */
 import type { App } from '../../http/app-type.ts';
 import { Type } from 'typebox';
@@ -23,14 +24,14 @@ export function viewerJobRoutes(app: App, _ctx: EmbedContext, deps: () => JobDep
   app.get('/api/v2/embed/viewer/metrics', {
     config: common.config,
     schema: {
-      summary: 'The node metrics the Metrics panel offers: every node metric of the registry that runs with its defaults',
+      summary: 'The metrics the Metrics panel offers: every node and network-level metric of the registry that runs with its defaults',
       tags: common.tags,
       security: common.security,
       response: { 200: ref(OfferedMetricListSchema), ...problemResponses(401, 410) },
     },
   }, async (request) => {
     principalOf(request, 'viewer');
-    return { metrics: offeredMetrics('node') };
+    return { metrics: offeredMetrics() };
   });
 
   app.get('/api/v2/embed/viewer/jobs/:jobId', {

@@ -7,6 +7,7 @@
  *   POST   /app/api/account/sessions/sign-out-everywhere  end all, this one included
  *   POST   /app/api/account/mfa/setup | enable | disable | recovery-codes
  */
+import { auditUserEvent } from '../../domain/organizations/audit-events.ts';
 import type { App } from '../../http/app-type.ts';
 import { accountSummary, changePassword } from '../../domain/identity/account.ts';
 import { disableMfa, enableMfa, mfaEnabled, regenerateRecoveryCodes, remainingRecoveryCodes, setupMfa } from '../../domain/identity/mfa.ts';
@@ -83,7 +84,9 @@ export function webAccountRoutes(app: App, deps: SignInDeps): void {
       // A session alone never turns MFA on (issue 19 finding 10): whoever holds a stolen cookie could
       // otherwise lock the owner out with a second factor only they have.
       await confirmPassword(deps, w.user, request.body.password, request.ip);
-      return enableMfa(db, w.userId, request.body.code, app.now());
+      const codes = await enableMfa(db, w.userId, request.body.code, app.now());
+      await auditUserEvent(app.embedContext, w.userId, 'mfa.enable', w.userId);
+      return codes;
     },
   );
 
@@ -95,6 +98,7 @@ export function webAccountRoutes(app: App, deps: SignInDeps): void {
       if (w.requireMfa) throw new DomainError('FORBIDDEN', 'your organization requires MFA; it cannot be turned off');
       await confirmPassword(deps, w.user, request.body.password, request.ip);
       await disableMfa(db, w.userId);
+      await auditUserEvent(app.embedContext, w.userId, 'mfa.disable', w.userId);
       return { mfaEnabled: false as const };
     },
   );

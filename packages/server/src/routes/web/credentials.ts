@@ -10,6 +10,7 @@ import type { App } from '../../http/app-type.ts';
 import { SCOPE_RESOURCES, SCOPES } from '../../domain/identity/credentials/scopes.ts';
 import { confirmPassword, type SignInDeps } from '../../domain/identity/sign-in.ts';
 import { createWebToken, listWebCredentials, revokeWebCredential } from '../../domain/identity/credentials/web.ts';
+import { auditUserEvent } from '../../domain/organizations/audit-events.ts';
 import { cookieSecurity, CreateCredentialBody, CreatedCredentialSchema, CredentialIdParams, RevokedCredentialSchema, ScopeListSchema, WebCredentialListSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { principalOf } from '../../plugins/principal.ts';
 
@@ -40,6 +41,7 @@ export function webCredentialRoutes(app: App, deps: SignInDeps): void {
       await confirmPassword(deps, w.user, body.password, request.ip);
       const created = await createWebToken(db, w, body, app.config.limits.maxCredentialsPerUser);
       request.log.info({ credentialId: created.credential.id, owner: created.credential.owner.type }, 'credential created in the web app');
+      await auditUserEvent(app.embedContext, w.userId, 'credential.create', created.credential.id, { name: created.credential.name, owner: created.credential.owner.type });
       return reply.code(201).send(created);
     },
   );
@@ -51,6 +53,7 @@ export function webCredentialRoutes(app: App, deps: SignInDeps): void {
       const w = principalOf(request, 'web');
       const { id } = request.params;
       await revokeWebCredential(db, w, id);
+      await auditUserEvent(app.embedContext, w.userId, 'credential.revoke', id);
       return { id, revoked: true as const };
     },
   );

@@ -3,19 +3,21 @@
  *   GET    /app/api/jobs?limit&offset                 your jobs, newest first, with their networks' names
  *   DELETE /app/api/jobs/:id                          cancel (frees the worker); a finished job as it is
  *   POST   /app/api/networks/:id/metrics/:metricId    run a metric on the network as a job → 202
+ *   POST   /app/api/networks/:id/metrics/:metricId/value  a network-level metric's number, computed now
  *   GET    /app/api/metrics                           the metrics offered to run (the engine registry's offeredMetrics())
  * Thin: schema → domain/metrics/web-jobs.ts (the public API's job commands with the session's principal).
  */
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { cancelWebJob, listWebJobs, startWebMetricJob, type WebJob } from '../../domain/metrics/web-jobs.ts';
+import { cancelWebJob, listWebJobs, runWebNetworkMetric, startWebMetricJob, type WebJob } from '../../domain/metrics/web-jobs.ts';
+import { withDisconnectValue } from '../../http/metric-reply.ts';
 import { presentJob } from '../../presenters/job.ts';
 import { offeredMetrics } from '@netloom/engine';
-import { OfferedMetricListSchema, WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, ref, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
+import { OfferedMetricListSchema, WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, WebNetworkValueSchema, ref, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
 import { principalOf } from '../../plugins/principal.ts';
 
 function present(w: WebJob) {
-  return { ...presentJob(w.job, { withResult: false }), networkName: w.networkName };
+  return { ...presentJob(w.job, { withResult: false }), networkName: w.networkName, value: w.value };
 }
 
 export function webJobRoutes(app: App): void {
@@ -71,6 +73,26 @@ export function webJobRoutes(app: App): void {
       const { id, metricId } = request.params;
       const job = await startWebMetricJob({ ...app.jobDeps, log: request.log }, w.principal, id, metricId, request.body ?? {});
       return reply.code(202).send(present(job));
+    },
+  );
+
+  app.post(
+    '/app/api/networks/:id/metrics/:metricId/value',
+    {
+      config: web,
+      schema: {
+        ...base,
+        summary: 'Compute a network-level metric now: its one number, parameters and time (node metrics run as jobs)',
+        params: WebMetricJobParams,
+        body: ref(WebMetricJobBody),
+        response: { 200: ref(WebNetworkValueSchema), ...webProblems(400, 401, 403, 404, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const w = principalOf(request, 'web');
+      const { id, metricId } = request.params;
+      const startedAt = Date.now();
+      return withDisconnectValue(reply, (signal) => runWebNetworkMetric({ ...app.metricRunDeps, log: request.log }, w.principal, id, metricId, request.body ?? {}, { signal, startedAt }));
     },
   );
 }

@@ -9,6 +9,7 @@
  *   POST   /app/api/networks/import                    multipart, as POST /api/v2/networks/import → 201
  *   GET    /app/api/networks/:id/export?format=        file download
  */
+import { auditUserEvent } from '../../domain/organizations/audit-events.ts';
 import type { App } from '../../http/app-type.ts';
 import { deleteWebNetwork, listWebNetworks, patchWebNetwork, shareWebNetwork, unshareWebNetwork, webNetworkDetail } from '../../domain/networks/web.ts';
 import { registerUploads } from '../../http/upload.ts';
@@ -75,7 +76,9 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     async (request) => {
       const w = principalOf(request, 'web');
       const { id } = request.params;
-      return { shares: await shareWebNetwork(db, w.principal, id, request.body) };
+      const shares = await shareWebNetwork(db, w.principal, id, request.body);
+      await auditUserEvent(app.embedContext, w.userId, 'share.set', id, { email: request.body.email, permission: request.body.permission });
+      return { shares };
     },
   );
 
@@ -85,7 +88,9 @@ export async function webNetworkRoutes(app: App): Promise<void> {
     async (request) => {
       const w = principalOf(request, 'web');
       const { id, email } = request.params;
-      return { shares: await unshareWebNetwork(db, w.principal, id, email) };
+      const shares = await unshareWebNetwork(db, w.principal, id, email);
+      await auditUserEvent(app.embedContext, w.userId, 'share.remove', id, { email });
+      return { shares };
     },
   );
 

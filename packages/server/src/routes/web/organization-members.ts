@@ -6,6 +6,8 @@
  *   PATCH /app/api/organization/members/:userId          change role { role }                      (Owner/Admin)
  *   POST  /app/api/organization/members/:userId/suspend  suspend: ends web sessions, disables own credentials
  *   POST  /app/api/organization/members/:userId/reinstate
+ *   GET   /app/api/organization/invitations              pending invitations             (Owner/Admin)
+ *   DELETE /app/api/organization/invitations/:id         revoke one (its link stops working) → the rest (Owner/Admin)
  *   POST  /app/api/organization/leave                    leave (any member but the last active Owner)
  *   POST  /app/api/organization/networks/:networkId/move-in   move one of your personal networks in
  * Rules live in domain/organizations/members.ts; admin checks are made here, on the server, for every
@@ -25,7 +27,8 @@ import {
   suspendMember,
 } from '../../domain/organizations/members.ts';
 import { createInvitation } from '../../domain/identity/user-links.ts';
-import { AddMemberBody, ChangeRoleBody, CreatedLinkSchema, LeftOrganizationSchema, MemberListSchema, MemberParams, MovedNetworkSchema, ConsoleNetworkIdParams, OrganizationMemberSchema, OrganizationOverviewSchema, cookieSecurity, WebTag, webProblems, ref } from '@netloom/protocol/http';
+import { auditOrgEvent, pendingInvitations, revokePendingInvitation } from '../../domain/organizations/audit-events.ts';
+import { InvitationIdParams, PendingInvitationListSchema, AddMemberBody, ChangeRoleBody, CreatedLinkSchema, LeftOrganizationSchema, MemberListSchema, MemberParams, MovedNetworkSchema, ConsoleNetworkIdParams, OrganizationMemberSchema, OrganizationOverviewSchema, cookieSecurity, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { ConsoleTag } from '../../schemas/tags.ts';
 import { principalOf } from '../../plugins/principal.ts';
 
@@ -63,7 +66,24 @@ export function organizationMemberRoutes(app: App, ctx: EmbedContext): void {
     async (request, reply) => {
       const { orgId, actor } = principalOf(request, 'admin');
       const link = await createInvitation(ctx.db, app.config.publicUrl, { email: request.body.email, orgId, role: request.body.role, createdBy: `user:${actor.id}`, inviterUserId: actor.id }, ctx.now());
+      await auditOrgEvent(ctx, orgId, { kind: 'user', id: actor.id }, 'invitation.create', link.email, { role: request.body.role ?? 'Standard User', expiresAt: link.expiresAt });
       return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt });
+    },
+  );
+
+  app.get(
+    '/app/api/organization/invitations',
+    { config: web, schema: { summary: 'Pending invitations: not yet accepted, revoked or expired (Owners and Admins)', tags, security: cookieSecurity, response: { 200: ref(PendingInvitationListSchema), ...webProblems(401, 403) } } },
+    async (request) => ({ invitations: await pendingInvitations(ctx, principalOf(request, 'admin').orgId) }),
+  );
+
+  app.delete(
+    '/app/api/organization/invitations/:id',
+    { config: web, schema: { summary: 'Revoke a pending invitation: its link stops working at once (Owners and Admins)', tags, security: cookieSecurity, params: InvitationIdParams, response: { 200: ref(PendingInvitationListSchema), ...webProblems(401, 403, 404) } } },
+    async (request) => {
+      const { orgId, actor } = principalOf(request, 'admin');
+      await revokePendingInvitation(ctx, orgId, { kind: 'user', id: actor.id }, request.params.id);
+      return { invitations: await pendingInvitations(ctx, orgId) };
     },
   );
 

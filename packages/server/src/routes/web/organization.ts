@@ -8,6 +8,7 @@ import { setOrganizationRequireMfa } from '../../domain/identity/account.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isOrgAdmin } from '../../domain/identity/users.ts';
 import { createInvitation } from '../../domain/identity/user-links.ts';
+import { auditOrgEvent, auditUserEvent } from '../../domain/organizations/audit-events.ts';
 import { mailInvitation } from '../../domain/identity/reset-mail.ts';
 import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { principalOf } from '../../plugins/principal.ts';
@@ -24,6 +25,7 @@ export function webOrganizationRoutes(app: App): void {
       const { requireMfa } = request.body;
       await setOrganizationRequireMfa(db, w.membership, requireMfa, app.now());
       request.log.info({ orgId: w.membership?.org_id, requireMfa }, 'organization require-MFA changed');
+      await auditUserEvent(app.embedContext, w.userId, 'mfa.require', null, { requireMfa });
       return { requireMfa };
     },
   );
@@ -36,6 +38,7 @@ export function webOrganizationRoutes(app: App): void {
       if (!w.membership || !isOrgAdmin(w.membership)) throw new DomainError('FORBIDDEN', 'only Owners and Admins of an organization invite members');
       const body = request.body;
       const link = await createInvitation(db, app.config.publicUrl, { email: body.email, orgId: w.membership.org_id, role: body.role ?? 'Standard User', createdBy: `user:${w.userId}`, inviterUserId: w.userId }, app.now());
+      await auditOrgEvent(app.embedContext, w.membership.org_id, { kind: 'user', id: w.userId }, 'invitation.create', link.email, { role: body.role ?? 'Standard User', expiresAt: link.expiresAt });
       // with SMTP_URL the invitation is e-mailed too (best effort: the link is answered either way)
       await mailInvitation(app.mail, link, w.org?.name ?? 'your organization').catch((err: unknown) => request.log.warn({ err: { message: (err as Error).message } }, 'invitation e-mail failed'));
       return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt });

@@ -21,6 +21,8 @@ import * as m0010 from './0010-surveys.ts';
 import * as m0011 from './0011-survey-links.ts';
 import * as m0012 from './0012-network-organization.ts';
 import * as m0013 from './0013-share-invites.ts';
+import * as m0014 from './0014-survey-networks.ts';
+import * as m0015 from './0015-survey-mail-tasks.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
@@ -36,6 +38,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0011-survey-links': m0011,
   '0012-network-organization': m0012,
   '0013-share-invites': m0013,
+  '0014-survey-networks': m0014,
+  '0015-survey-mail-tasks': m0015,
 });
 
 const provider: MigrationProvider = {
