@@ -21,6 +21,8 @@ export const APP_PATHS = {
   surveyRespondents: '/surveys/:id/respondents',
   surveyLaunch: '/surveys/:id/launch',
   surveyTracking: '/surveys/:id/tracking',
+  surveyNetworks: '/surveys/:id/networks',
+  compare: '/analysis/compare',
   credentials: '/credentials',
   account: '/account',
   organization: '/organization',

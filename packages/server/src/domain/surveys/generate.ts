@@ -238,7 +238,9 @@ export async function generateNetworks(deps: GenerateDeps, dir: Directory, id: s
   const questionOf = (qid: string) => c.chosen.find((q) => q.id === qid) ?? null;
 
   if (c.dryRun) {
-    const byMode = new Map(NON_RESPONDENT_MODES.map((m) => [m, buildSurveyNetworks({ ...input, nonRespondents: m })]));
+    // Counts do not depend on node attributes or labels: build lean (no attributes, plain ids).
+    const lean = { ...input, attributeQuestions: [], people: input.people.map((p) => ({ ...p, attributes: {} })), identity: (eid: string) => ({ id: eid, name: eid }) };
+    const byMode = new Map(NON_RESPONDENT_MODES.map((m) => [m, buildSurveyNetworks({ ...lean, nonRespondents: m })]));
     const chosen = byMode.get(c.options.nonRespondents)!;
     const networks: PreviewNetwork[] = chosen.map((n, i) => ({
       question: n.question,

@@ -20,6 +20,9 @@ import type {
   SurveyLinkSchema,
   SurveyLinksSchema,
   SurveyListSchema,
+  SurveyNetworksBody,
+  SurveyNetworksPreviewSchema,
+  SurveyNetworksResultSchema,
   SurveySchema,
   SurveyShareBody,
   SurveySharesSchema,
@@ -50,3 +53,6 @@ export type CustomField = Static<typeof CustomFieldSchema>;
 export type CustomFieldList = Static<typeof CustomFieldListSchema>;
 export type Employee = Static<typeof EmployeeSchema>;
 export type EmployeeList = Static<typeof EmployeeListSchema>;
+export type NetworksInput = Static<typeof SurveyNetworksBody>;
+export type NetworksPreview = Static<typeof SurveyNetworksPreviewSchema>;
+export type NetworksResult = Static<typeof SurveyNetworksResultSchema>;

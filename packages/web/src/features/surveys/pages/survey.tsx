@@ -17,6 +17,7 @@ import { Builder } from './builder.tsx';
 import { RespondentsStep } from './respondents.tsx';
 import { LaunchStep } from './launch.tsx';
 import { TrackingStep } from './tracking.tsx';
+import { GenerateNetworks } from '../components/generate-networks.tsx';
 import '../surveys.css';
 
 export interface SurveyStep {
@@ -33,6 +34,7 @@ export const SURVEY_STEPS: SurveyStep[] = [
   { path: APP_PATHS.surveyRespondents, label: 'Respondents', Component: RespondentsStep },
   { path: APP_PATHS.surveyLaunch, label: 'Launch and links', Component: LaunchStep },
   { path: APP_PATHS.surveyTracking, label: 'Tracking', visible: (s) => s.status !== 'draft', Component: TrackingStep },
+  { path: APP_PATHS.surveyNetworks, label: 'Networks', visible: (s) => s.status !== 'draft', Component: GenerateNetworks },
 ];
 
 function SurveyLayout({ step }: { step: SurveyStep }) {
