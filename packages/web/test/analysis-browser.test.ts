@@ -151,7 +151,7 @@ test('survey → generate networks (preview, Explore, Groups panel) → second w
   const frame = page.frameLocator('[data-testid="viewer-frame"] iframe');
   const legend = frame.locator('.nl-legend-section[data-legend="edge"]');
   await legend.waitFor({ timeout: 60_000 });
-  assert.equal(await legend.locator('.nl-legend-title').innerText(), 'Ties: Change');
+  assert.equal(await legend.locator('.nl-legend-title').textContent(), 'Ties: Change');
   const entries = await legend.locator('.nl-legend-row').evaluateAll((rows) => rows.map((r) => [r.textContent, getComputedStyle(r.querySelector('.nl-swatch') as Element).backgroundColor]));
   assert.deepEqual(entries, [['added', 'rgb(26, 152, 80)'], ['removed', 'rgb(215, 48, 39)'], ['kept', 'rgb(217, 217, 217)']]);
   const diffId = /\/networks\/([^/]+)\/explore/.exec(page.url())![1]!;
