@@ -9,7 +9,7 @@ import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const SERIAL_FILES = ['packages/server/test/metrics.test.ts', 'packages/server/test/server-process.test.ts', 'packages/server/test/export-load.test.ts'];
+const SERIAL_FILES = ['packages/server/test/metrics.test.ts', 'packages/server/test/server-process.test.ts', 'packages/server/test/export-load.test.ts', 'packages/server/test/huge-json-body.test.ts'];
 /** Browser tests (real Chromium, animations, deadlines) also run on their own. */
 const isSerial = (f: string) => SERIAL_FILES.includes(f) || f.endsWith('-browser.test.ts');
 

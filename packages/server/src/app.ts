@@ -22,7 +22,7 @@ import { registerRouteContract } from './http/route-contract.ts';
 import { registerNamedSchemas } from './schemas/index.ts';
 import { buildCachedSerializer } from './http/serializers.ts';
 import { registerDecompression } from './http/decompress.ts';
-import { registerJsonBody } from './http/json-body.ts';
+import { registerJsonBody, registerNetworkBodyCount } from './http/json-body.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { withOperationId } from './http/operation-ids.ts';
 import { documentFor, isWebAppPath } from './http/openapi-documents.ts';
@@ -186,6 +186,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerJsonBody(app);
   registerNulGuard(app);
   registerDecompression(app, { maxBodyBytes: config.limits.maxBodyBytes, maxInflatedBytes: config.limits.maxInflatedBytes, maxAnonymousBytes: config.limits.maxAnonymousBodyBytes });
+  // after decompression: the nodes and edges of a JSON body are counted as it arrives
+  registerNetworkBodyCount(app, { maxNodes: config.limits.maxNodes, maxEdges: config.limits.maxEdges });
   const counters = redis ? redisCounters(redis, `${config.embed.redisPrefix}rl:`) : databaseCounters(database.db, 'rl:');
   app.decorate('authFailures', authFailureLimiter(counters, config.limits.authFailuresPerIpPerHour, () => app.now()));
   registerAuth(app, database.db, config.publicUrl, app.authFailures);

@@ -491,6 +491,66 @@ test('an edit after launch creates a new version; privacy only becomes stricter,
   await share.getByRole('button', { name: 'Close' }).click();
 });
 
+test('pause, resume, a new wave, copy, delete, and close', { skip: skipBrowser }, async () => {
+  const page = admin;
+  await page.goto(`${env.base}/surveys/${surveyId}/launch`);
+  await page.getByRole('button', { name: 'Pause (take offline)' }).click();
+  await page.getByRole('heading', { name: 'Status: Offline' }).waitFor();
+  assert.equal((await env.api('GET', `/api/v2/surveys/${surveyId}`)).body.status, 'offline');
+  await page.getByRole('button', { name: 'Resume collecting' }).click();
+  await page.getByRole('heading', { name: 'Status: Collecting' }).waitFor();
+
+  await page.getByRole('button', { name: 'New wave' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Advice network 2026 (wave 2)' }).waitFor();
+  const waveId = new URL(page.url()).pathname.split('/')[2] as string;
+  const wave = await env.api('GET', `/api/v2/surveys/${waveId}`);
+  assert.equal(wave.body.status, 'draft');
+  assert.equal(wave.body.wave, 2);
+  assert.equal(wave.body.previousWaveId, surveyId);
+  assert.deepEqual((wave.body.questions as { id: string }[]).map((q) => q.id), ['q1', 'q2', 'q3', 'q4'], 'the same question ids');
+
+  // Who is asked, by a field filter: the Finance team answers about everyone.
+  await page.getByRole('link', { name: 'Respondents' }).click();
+  await page.getByTestId('respondent-count').filter({ hasText: '40' }).waitFor();
+  await page.getByLabel('Ask everyone who can be named').uncheck();
+  await page.getByRole('radiogroup', { name: 'Respondents: how people are chosen' }).getByLabel('By a field').check();
+  await page.getByLabel('Field', { exact: true }).selectOption('team');
+  await page.getByRole('region', { name: 'Who is asked' }).getByLabel('Finance').check();
+  await page.getByTestId('respondent-count').filter({ hasText: /^10$/ }).waitFor();
+  assert.equal((await page.getByTestId('roster-count').innerText()).trim(), '40');
+  await noAxe(page, 'respondents by a field');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'All changes saved.' }).waitFor();
+  const asked = await env.api('GET', `/api/v2/surveys/${waveId}`);
+  assert.deepEqual(asked.body.respondents, { field: 'team', values: ['Finance'] });
+  assert.deepEqual(asked.body.roster, { all: true });
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Surveys' }).click();
+  const table = page.getByTestId('surveys-table');
+  await table.waitFor();
+  assert.equal(await table.locator('tbody tr').count(), 2);
+  await page.getByRole('button', { name: 'Copy Advice network 2026 (wave 2)' }).click();
+  const copyRow = table.locator('tbody tr', { hasText: 'Advice network 2026 (wave 2) (copy)' });
+  await copyRow.waitFor();
+  assert.match(await copyRow.innerText(), /Draft/);
+  await page.getByRole('button', { name: 'Delete Advice network 2026 (wave 2) (copy)' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete survey' }).click();
+  await copyRow.waitFor({ state: 'detached' });
+  assert.equal(await table.locator('tbody tr').count(), 2);
+
+  await page.goto(`${env.base}/surveys/${surveyId}/launch`);
+  await page.getByRole('button', { name: 'Close survey' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close survey' }).click();
+  await page.getByRole('heading', { name: 'Status: Completed' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Resume collecting' }).count(), 0, 'a completed survey does not reopen');
+  await page.getByRole('link', { name: 'Questions' }).click();
+  await page.getByText('This survey is completed: only its name can change.').waitFor();
+  const old = await env.newPage();
+  await old.goto(env.base + links.get('e02'));
+  await old.getByRole('heading', { level: 1, name: 'This survey is closed' }).waitFor();
+  await old.close();
+});
+
 test('the Surveys pages fit a 390-px phone', { skip: skipBrowser }, async () => {
   const page = await env.newPage({ width: 390, height: 800 });
   await signIn(page, env.base, env.owner.email, env.owner.password);

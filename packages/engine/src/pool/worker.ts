@@ -8,7 +8,7 @@ import { Piscina } from 'piscina';
 import { getMetric, runMetric, type RunOutput } from '../metrics/run.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
 import { EngineError } from '../errors.ts';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../graph/json-limits.ts';
+import { MAX_JSON_DEPTH, elementsOverMessage, mayExceedElements, nestsDeeperThan, networkElementsOver } from '../graph/json-limits.ts';
 import { parseMetricRequest, responseText, applyNodeValues } from './request.ts';
 import { runFinish, runPartial } from './shard.ts';
 import { toWire, type CompareTask, type RunReply, type RunStats, type RunTask } from './protocol.ts';
@@ -50,6 +50,10 @@ function handle(task: RunTask): RunReply {
   let networkDirected: boolean;
   let params: Record<string, unknown>;
   if (task.network.kind === 'body') {
+    // the node and edge limits before the body becomes a string and objects (issue 19, Low)
+    const max = { maxNodes: task.limits.maxNodes ?? Infinity, maxEdges: task.limits.maxEdges ?? Infinity };
+    const over = mayExceedElements(task.network.body.length, max) ? networkElementsOver(task.network.body, max) : null;
+    if (over) throw new EngineError('PAYLOAD_TOO_LARGE', `networkJSON: ${elementsOverMessage(over)}`, [{ path: `/networkJSON/${over.what}`, message: elementsOverMessage(over) }]);
     const text = decoder.decode(task.network.body);
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
       throw new EngineError('INVALID_ARGS', `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels is not accepted`, [{ path: '', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels is not accepted` }]);

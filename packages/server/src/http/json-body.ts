@@ -11,6 +11,10 @@
  * The scan for those keys only runs when the text contains `proto` at all, so ordinary bodies pay a
  * single substring search.
  *
+ * A JSON body whose `networkJSON` (or root) `nodes` / `edges` arrays hold more elements than
+ * NETLOOM_MAX_NODES / NETLOOM_MAX_EDGES: 413 while it arrives (registerNetworkBodyCount), before it is
+ * collected or parsed (issue 19, Low), so such a body is never held whole nor materialised.
+ *
  * Two more refusals (docs/security.md, "Input at the edge"), both 400 naming the place:
  * - nesting deeper than MAX_JSON_DEPTH: JSON.parse copes, but code that later walks or serialises the
  *   value recursively (validation, JSON.stringify) would overflow the stack. Checked on the text before
@@ -20,7 +24,8 @@
  *   value is only walked when the text contains that escape.
  */
 import type { FastifyInstance } from 'fastify';
-import { MAX_JSON_DEPTH, findNul, nestsDeeperThan } from '@netloom/engine/graph/json-limits.ts';
+import { Transform, type TransformCallback } from 'node:stream';
+import { MAX_JSON_DEPTH, NetworkElementCounter, elementsOverMessage, findNul, mayExceedElements, nestsDeeperThan } from '@netloom/engine/graph/json-limits.ts';
 import { HttpProblem } from './error-codes.ts';
 import { problemDetail } from '../domain/errors.ts';
 
@@ -51,6 +56,11 @@ export function findForbiddenKey(value: unknown): string | null {
 }
 
 export const NUL_MESSAGE = 'must not contain U+0000';
+
+export interface JsonBodyLimits {
+  maxNodes: number;
+  maxEdges: number;
+}
 
 export function parseJsonBody(text: string): unknown {
   if (text.length < 1024 && text.trim() === '') return undefined;
@@ -88,5 +98,62 @@ export function registerJsonBody(app: FastifyInstance): void {
     } catch (err) {
       done(err as Error, undefined);
     }
+  });
+}
+
+type Counted = Transform & { receivedEncodedLength?: number };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route keeps JSON bodies as bytes and has a big one counted and parsed in a metric worker
+     * (routes/metrics/index.ts; engine pool/worker.ts counts it before parsing), so the event loop does
+     * not count it too.
+     */
+    networkBodyCountedInWorker?: boolean;
+  }
+}
+
+/**
+ * Counts the nodes and edges of every JSON body while it arrives, after decompression (register it after
+ * http/decompress.ts): past NETLOOM_MAX_NODES / NETLOOM_MAX_EDGES the request is answered 413 at once and
+ * the rest is neither decompressed nor kept (engine graph/json-limits.ts NetworkElementCounter; issue 19,
+ * Low: a 10M-node body was parsed first, +1 GiB and 2.2 s with the event loop held). An uncompressed
+ * body too short to exceed the limits is not counted, nor the bodies of the metric routes (their
+ * worker counts them, off the event loop). Callback style: the hook runs for every request.
+ */
+export function registerNetworkBodyCount(app: FastifyInstance, limits: JsonBodyLimits): void {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) return done(null, payload);
+    if (request.routeOptions.config?.networkBodyCountedInWorker) return done(null, payload);
+    const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const declared = Number(request.headers['content-length']);
+    if ((encoding === 'identity' || encoding === '') && Number.isFinite(declared) && !mayExceedElements(declared, limits)) return done(null, payload);
+    const counter = new NetworkElementCounter(limits);
+    const source = payload as unknown as Counted;
+    const out = new Transform({
+      transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
+        out.receivedEncodedLength = source.receivedEncodedLength ?? (out.receivedEncodedLength ?? 0) + chunk.length;
+        const over = counter.feed(chunk);
+        if (!over) return cb(null, chunk);
+        source.unpipe(out);
+        if ((source as unknown) !== request.raw) source.destroy(); // a decoder: nothing more is decompressed (http/decompress.ts drains or drops the rest)
+        else if (request.authenticated) source.resume(); // drained, so the client reads the answer
+        else source.pause(); // a stranger's: not read further, the connection closes after the answer
+        const message = elementsOverMessage(over);
+        cb(new HttpProblem('PAYLOAD_TOO_LARGE', `networkJSON: ${message}`, { errors: [{ path: `/networkJSON/${over.what}`, message }] }));
+      },
+      flush(cb: TransformCallback) {
+        if (source.receivedEncodedLength !== undefined) out.receivedEncodedLength = source.receivedEncodedLength;
+        cb();
+      },
+    }) as Counted;
+    source.on('error', (err: Error) => {
+      if (!out.destroyed) out.destroy(err);
+    });
+    // Fastify listens from when it reads the body; an error before that must not be an uncaught one
+    out.on('error', () => undefined);
+    source.pipe(out);
+    done(null, out);
   });
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { importNetwork } from '../domain/networks/import.ts';
+import { checkCallerPlanRoom } from '../domain/networks/ownership.ts';
 import { exportCallerOf } from '../domain/networks/export.ts';
 import type { FormatId } from '../domain/formats/index.ts';
 import type { Principal } from '../domain/identity/credentials/principal.ts';
@@ -14,6 +15,8 @@ import { presentNetwork } from '../presenters/network.ts';
 
 /** The import route's work, shared with the web app's upload. */
 export async function handleImport(app: FastifyInstance, request: FastifyRequest, principal: Principal) {
+  // an owner with no room left on the plan is refused before the upload is received (issue 19, Low)
+  await checkCallerPlanRoom(app.database.db, app.config, principal);
   const upload = await readUpload(request);
   try {
     const rec = await importNetwork(app.database.db, app.config, principal, {

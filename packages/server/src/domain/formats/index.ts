@@ -28,7 +28,7 @@ export interface FormatDef {
 }
 
 export const FORMATS = {
-  json: { title: 'JSON (network JSON)', extensions: ['.json'], originalFileType: 'JSON', read: (f) => importJson(f), write: exportJson },
+  json: { title: 'JSON (network JSON)', extensions: ['.json'], originalFileType: 'JSON', read: (f, _n, l) => importJson(f, l), write: exportJson },
   xlsx: { title: 'Excel workbook', extensions: ['.xlsx', '.xlsm'], originalFileType: 'Excel', read: (f, _n, l) => importXlsx(f, l), write: exportXlsx },
   gexf: { title: 'GEXF 1.2 / 1.3 (Gephi)', extensions: ['.gexf'], originalFileType: 'GEXF', read: (f, _n, l) => importGexf(f, l), write: exportGexf },
   graphml: { title: 'GraphML', extensions: ['.graphml', '.xml'], originalFileType: 'JSON', read: (f, _n, l) => importGraphml(f, l), write: exportGraphml },

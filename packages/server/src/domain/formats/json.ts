@@ -6,14 +6,21 @@
 import { readFile } from 'node:fs/promises';
 import type { NetworkJSON } from '@netloom/engine';
 import { parseBoolean } from '../networks/body.ts';
-import { unreadable } from './problems.ts';
+import { elementsOverMessage, mayExceedElements, networkElementsOver } from '@netloom/engine/graph/json-limits.ts';
+import { tooLarge, unreadable } from './problems.ts';
 import type { ExportableNetwork, ExportedFile, ImportedNetwork, UploadedFile } from './types.ts';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export async function importJson(file: UploadedFile): Promise<ImportedNetwork> {
+export async function importJson(file: UploadedFile, limits?: { maxNodes: number; maxEdges: number }): Promise<ImportedNetwork> {
   const label = file.filename || 'file';
-  let text = await readFile(file.path, 'utf8');
+  const bytes = await readFile(file.path);
+  // the node and edge limits before the file becomes a string and objects: the count stops at the first one over (413)
+  if (limits && mayExceedElements(bytes.length, limits)) {
+    const over = networkElementsOver(bytes, limits);
+    if (over) throw tooLarge(`${label}: ${elementsOverMessage(over)}`);
+  }
+  let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: unknown;
   try {

@@ -1,6 +1,8 @@
 /**
  * Import of an uploaded file (docs/api/import-export.md): the form fields are checked (all problems at
- * once), the owner is resolved before the file is read (a refused caller costs no parsing), the file is
+ * once), the owner is resolved and the plan's maximum checked (checkPlanRoom) before the file is read (a
+ * refused caller costs no parsing; the caller's own room is checked even before the upload is received,
+ * http/network-files.ts), the file is
  * read by its format module in a worker thread (formats/read-pool.ts; every problem with sheet/row or
  * line, nothing stored on error), then the network is created by the create-network command with
  * `originalFileType` of the format.
@@ -17,6 +19,7 @@ import type { Principal } from '../identity/credentials/principal.ts';
 import { DomainError, invalidArgs, type DomainErrorItem } from '../errors.ts';
 import { parseBoolean } from './body.ts';
 import { createNetwork, resolveCreator } from './create.ts';
+import { checkPlanRoom } from './ownership.ts';
 import { detectFormat, FORMATS, isFormatId, type FormatId, type UploadedFile } from '../formats/index.ts';
 import type { ImportWarning } from '../formats/problems.ts';
 import { readNetworkFileOffThread } from '../formats/read-pool.ts';
@@ -59,7 +62,9 @@ export async function importNetwork(db: Kysely<Database>, config: Config, princi
   if (problems.length > 0) throw invalidArgs(problems);
   const file = req.file as UploadedFile;
 
-  await resolveCreator(db, principal, f.owner);
+  const owner = await resolveCreator(db, principal, f.owner);
+  // the plan's maximum before the file is read (the status field known, or no room for either status)
+  await checkPlanRoom(db, config, owner, f.status as NetworkStatus | undefined);
   const format: FormatId = isFormatId(f.format) ? f.format : await detectFormat(file);
   if (req.nodesFile && format !== 'csv') throw new DomainError('INVALID_ARGS', 'nodesFile: is only used with a CSV edge list', [{ path: '/nodesFile', message: 'is only used with a CSV edge list' }]);
   const read = await readNetworkFileOffThread(format, file, req.nodesFile, importLimits(config));

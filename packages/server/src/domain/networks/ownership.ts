@@ -85,3 +85,37 @@ export async function checkPlanLimit(db: Kysely<Database>, config: Config, owner
   }
   return plan;
 }
+
+/**
+ * The plan maxima checked before an upload or a network body is read or parsed (issue 19, Low: the
+ * maximum was checked only after a whole upload was parsed). With the status known (a form field), that
+ * status's maximum; without it (the file may say Public or Private), a refusal only when the owner can
+ * have no network of either status. createNetwork checks again, exactly, after reading.
+ */
+export async function checkPlanRoom(db: Kysely<Database>, config: Config, owner: UserRecord, status?: NetworkStatus): Promise<void> {
+  if (status) {
+    await checkPlanLimit(db, config, owner, status);
+    return;
+  }
+  const plan = await effectivePlan(db, owner);
+  const limits = config.plans[plan];
+  if (!Number.isFinite(limits.maxPublicNetworks) || !Number.isFinite(limits.maxPrivateNetworks)) return;
+  const counts = await countNetworksByOwner(db, owner.id);
+  if (counts.public >= limits.maxPublicNetworks && counts.private >= limits.maxPrivateNetworks) {
+    throw new DomainError(
+      'NETWORK_LIMIT_REACHED',
+      `${owner.name} <${owner.email}> has reached the ${plan} plan maximum of ${limits.maxPublicNetworks} public and ${limits.maxPrivateNetworks} private networks`,
+    );
+  }
+}
+
+/**
+ * checkPlanRoom for a caller whose networks' owner is known before the body is read: a user credential
+ * or a web session creates networks owned by its own user. An organization credential may name the
+ * owner in the body, so it is checked once the fields are read (domain/networks/import.ts).
+ */
+export async function checkCallerPlanRoom(db: Kysely<Database>, config: Config, principal: Principal): Promise<void> {
+  if (principal.orgId) return;
+  const me = await getUserById(db, principal.userId);
+  if (me) await checkPlanRoom(db, config, me);
+}

@@ -36,7 +36,8 @@ export async function metricRoutes(app: FastifyInstance): Promise<void> {
     app.post(
       url,
       {
-        config: { auth: { resource: 'metrics' } },
+        // big bodies are counted (nodes, edges) and parsed in the metric worker, not on the event loop
+        config: { auth: { resource: 'metrics' }, networkBodyCountedInWorker: true },
         validatorCompiler: () => () => true,
         schema: {
           summary: metric.summary,

@@ -9,6 +9,7 @@ import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { Type } from 'typebox';
 import { loadReadableWithGzip } from '../../domain/networks/access.ts';
 import { createNetwork, deleteNetwork, listNetworks, replaceNetwork } from '../../domain/networks/commands.ts';
+import { checkCallerPlanRoom } from '../../domain/networks/ownership.ts';
 import { presentNetwork } from '../../presenters/network.ts';
 import { DeletedSchema, NetworkBody, NetworkIdParams, NetworkResourceSchema, NetworkWithJSONSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
@@ -116,6 +117,11 @@ export async function networkRoutes(app: App): Promise<void> {
     '/networks',
     {
       config: { auth: { resource: 'networks' } },
+      // the caller's plan maximum before the body is read (issue 19, Low; domain/networks/ownership.ts);
+      // onRequest (after the credential's): an async preParsing hook would leave a decoder's error unheard
+      onRequest: async (request) => {
+        await checkCallerPlanRoom(db, deps.config, principalOf(request, 'credential'));
+      },
       validatorCompiler: noAjv,
       schema: {
         summary: 'Create a network',
