@@ -47,10 +47,23 @@ test('hashed assets are immutable for a year; unknown ones and traversal are 404
   }
 });
 
-test('no SPA fallback outside the app: API, embed and unknown paths keep JSON 404 problems', async () => {
-  for (const url of ['/api/v2/nothing-here', '/app/api/nothing-here', '/embed/assets/nothing.js', '/sdk/nothing.js', '/nothing-here', '/networks/a/b/c']) {
+test('no SPA fallback outside the app: API, embed, SDK and docs paths keep JSON 404 problems', async () => {
+  for (const url of ['/api/v2/nothing-here', '/app/api/nothing-here', '/embed/assets/nothing.js', '/sdk/nothing.js', '/assets/nothing.js']) {
     const r = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
     assert.equal(r.statusCode, 404, url);
     assert.match(String(r.headers['content-type']), /application\/problem\+json/, url);
+  }
+});
+
+test('an unknown page asked for by a browser: the app (its "Page not found" page) with status 404; other clients get the problem', async () => {
+  for (const url of ['/nothing-here', '/networks/a/b/c']) {
+    const r = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } });
+    assert.equal(r.statusCode, 404, url);
+    assert.match(String(r.headers['content-type']), /text\/html/, url);
+    assert.match(r.body, /<div id="root">|<script type="module"/, url);
+    assert.match(String(r.headers['content-security-policy']), /default-src 'self'/, url);
+    const json = await t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    assert.equal(json.statusCode, 404, url);
+    assert.match(String(json.headers['content-type']), /application\/problem\+json/, url);
   }
 });

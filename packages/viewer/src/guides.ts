@@ -73,7 +73,11 @@ export class GuideOverlay {
     if (g.kind === 'plot') {
       const widest = Math.max(0, ...g.y.ticks.map((t) => this.#measure(clip(t.text))));
       const lastX = g.x.ticks.length ? this.#measure(clip(g.x.ticks[g.x.ticks.length - 1].text)) / 2 : 0;
-      return { left: AXIS_GAP + 8 + widest + 8 + FONT + 6, right: lastX, top: 4, bottom: AXIS_GAP + 8 + FONT + 8 + FONT + 6 };
+      // at most a quarter of the stage (15 % on a phone) and little on the right: the drawing keeps most of
+      // it (long tick texts are then cut at the edge)
+      const { width } = this.#renderer.getDimensions();
+      const share = width < 600 ? 0.15 : 0.25;
+      return { left: Math.min(AXIS_GAP + 8 + widest + 8 + FONT + 6, share * width), right: Math.min(lastX, 0.05 * width), top: 4, bottom: AXIS_GAP + 8 + FONT + 8 + FONT + 6 };
     }
     const widest = Math.max(0, ...g.labels.map((l) => this.#measure(`${clip(l.text)} (${l.count})`) + (Math.cos(l.angle) > 0.3 ? this.#nodeLabel(l.longest) : 0)));
     return { left: widest + 16, right: widest + 16, top: FONT + 22, bottom: FONT + 22 };
@@ -113,12 +117,20 @@ export class GuideOverlay {
       const y0 = Math.max(baseY, ...ys), y1 = Math.min(...ys, baseY - 1);
       parts.push(node('line', { ...line, x1: baseX, y1: baseY, x2: x1, y2: baseY, 'data-axis': 'x' }));
       parts.push(node('line', { ...line, x1: baseX, y1: baseY, x2: baseX, y2: y1, 'data-axis': 'y' }));
+      // texts along x that would overlap are thinned out: every k-th one is written (each keeps its tick mark)
+      const spacing = xs.length > 1 ? Math.abs(xs[xs.length - 1] - xs[0]) / (xs.length - 1) : Infinity;
+      const longest = Math.max(0, ...g.x.ticks.map((t) => this.#measure(clip(t.text))));
+      const every = Math.max(1, Math.ceil((longest + 6) / spacing));
       g.x.ticks.forEach((t, k) => {
         parts.push(node('line', { ...line, x1: xs[k], y1: baseY, x2: xs[k], y2: baseY + 5 }));
+        if (k % every !== 0) return;
         parts.push(titled(t.text, node('text', { ...text, x: xs[k], y: baseY + 8 + FONT, 'text-anchor': 'middle', 'data-tick': 'x' }, clip(t.text))));
       });
+      const ySpacing = ys.length > 1 ? Math.abs(ys[ys.length - 1] - ys[0]) / (ys.length - 1) : Infinity;
+      const yEvery = Math.max(1, Math.ceil((FONT + 2) / ySpacing));
       g.y.ticks.forEach((t, k) => {
         parts.push(node('line', { ...line, x1: baseX - 5, y1: ys[k], x2: baseX, y2: ys[k] }));
+        if (k % yEvery !== 0) return;
         parts.push(titled(t.text, node('text', { ...text, x: baseX - 8, y: ys[k] + FONT / 3, 'text-anchor': 'end', 'data-tick': 'y' }, clip(t.text))));
       });
       const sep = { stroke: '#d1d5db', 'stroke-width': 1, 'stroke-dasharray': '4 4' };
