@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
 import { webClient } from './helpers/web.ts';
+import { zipArchive as zip } from './helpers/zip.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'netloom-budgets-'));
 
@@ -36,45 +37,6 @@ async function deflated(head: string, unit: string, size: number): Promise<{ dat
   deflate.end();
   await done;
   return { data: Buffer.concat(out), crc: crc >>> 0, size: written };
-}
-
-/** A zip archive of the given entries (method 8, or 0 for small stored ones). */
-function zip(entries: { name: string; data: Buffer; crc: number; size: number; method: number }[]): Buffer {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.method, 8);
-    local.writeUInt32LE(e.crc, 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const cd = Buffer.alloc(46);
-    cd.writeUInt32LE(0x02014b50, 0);
-    cd.writeUInt16LE(20, 4);
-    cd.writeUInt16LE(20, 6);
-    cd.writeUInt16LE(e.method, 10);
-    cd.writeUInt32LE(e.crc, 16);
-    cd.writeUInt32LE(e.data.length, 20);
-    cd.writeUInt32LE(e.size, 24);
-    cd.writeUInt16LE(name.length, 28);
-    cd.writeUInt32LE(offset, 42);
-    parts.push(local, name, e.data);
-    central.push(cd, name);
-    offset += 30 + name.length + e.data.length;
-  }
-  const cdBuf = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cdBuf.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, cdBuf, end]);
 }
 
 const stored = (name: string, text: string) => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { zipSync, strToU8, unzipSync } from 'fflate';
 import { testApp, bearer, smallNetwork, DIALECTS, type TestApp } from './helpers/app.ts';
+import { zipArchive } from './helpers/zip.ts';
 import { templateNetwork } from '../src/domain/formats/templates.ts';
 import { workbookFromRows } from '../src/domain/formats/xlsx.ts';
 import { setHandpicked } from '../src/store/networks.ts';
@@ -319,32 +320,5 @@ for (const dialect of DIALECTS) {
 
 /** A zip whose one deflated entry declares `declared` bytes in both headers but inflates to `data.length`. */
 function lyingZip(name: string, data: Uint8Array, declared: number): Uint8Array {
-  const comp = deflateRawSync(data);
-  const nameBytes = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(0, 14);
-  local.writeUInt32LE(comp.length, 18);
-  local.writeUInt32LE(declared, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(comp.length, 20);
-  central.writeUInt32LE(declared, 24);
-  central.writeUInt16LE(nameBytes.length, 28);
-  central.writeUInt32LE(0, 42);
-  const cdOffset = local.length + nameBytes.length + comp.length;
-  const cd = Buffer.concat([central, nameBytes]);
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(1, 8);
-  eocd.writeUInt16LE(1, 10);
-  eocd.writeUInt32LE(cd.length, 12);
-  eocd.writeUInt32LE(cdOffset, 16);
-  return Buffer.concat([local, nameBytes, comp, cd, eocd]);
+  return zipArchive([{ name, data: deflateRawSync(data), crc: 0, size: declared, method: 8 }]);
 }

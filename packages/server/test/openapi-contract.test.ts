@@ -304,6 +304,11 @@ test('every operation of /api/v2/openapi.json answers as documented', async () =
   expect(await api.call('POST /api/v2/surveys/{id}/networks', { ...as(userToken), params: { id: nwId }, json: { combined: true } }), 201, 'generate the wave');
   expect(await api.call('POST /api/v2/surveys/{id}/compare', { ...as(userToken), params: { id: nwId }, json: { question: 'combined', attribute: 'team' } }), 200, 'compare waves');
   expect(await api.call('POST /api/v2/surveys/{id}/compare', { ...as(strangerToken), params: { id: nwId }, json: {} }), 404, 'compare waves of another directory');
+  const waveNets = ((await api.call('GET /api/v2/surveys/{id}', { ...as(userToken), params: { id: nwId } })).json?.networks ?? []) as { _id: string; question: string }[];
+  const prevNets = ((await api.call('GET /api/v2/surveys/{id}', { ...as(userToken), params: { id: sid2 } })).json?.networks ?? []) as { _id: string; question: string }[];
+  const diffBody = { a: String(prevNets.find((n) => n.question === 'combined')?._id ?? 'none'), b: String(waveNets.find((n) => n.question === 'combined')?._id ?? 'none') };
+  expect(await api.call('POST /api/v2/networks/compare/network', { ...as(userToken), json: diffBody }), 201, 'difference network');
+  expect(await api.call('POST /api/v2/networks/compare/network', { ...as(strangerToken), json: diffBody }), 404, 'difference of networks of another directory');
   expect(await api.call('DELETE /api/v2/surveys/{id}/responses/{employeeId}', { ...as(userToken), params: { id: sid2, employeeId: 'P1' } }), 200, 'erase response');
   expect(await api.call('POST /api/v2/surveys/{id}/links/{employeeId}/reissue', { ...as(userToken), params: { id: sid2, employeeId: 'P2' } }), 200, 'reissue');
   expect(await api.call('GET /s/api/{token}', { params: { token: p2 } }), 410, 'revoked link');

@@ -266,6 +266,8 @@ test('every operation of /app/api/openapi.json answers as documented', async () 
   expect(await web(standard, 'POST /app/api/networks/compare', { json: { a: w1Advice, b: w2Advice } }), 200, 'compare two networks');
   expect(await web(outsiderBrowser, 'POST /app/api/networks/compare', { json: { a: w1Advice, b: w2Advice } }), 404, 'compare networks of another directory');
   expect(await web(browser(), 'POST /app/api/networks/compare', { json: { a: w1Advice, b: w2Advice } }), 401, 'compare signed out');
+  expect(await web(standard, 'POST /app/api/networks/compare/network', { json: { a: w1Advice, b: w2Advice } }), 201, 'difference network');
+  expect(await web(outsiderBrowser, 'POST /app/api/networks/compare/network', { json: { a: w1Advice, b: w2Advice } }), 404, 'difference of another directory');
   expect(await web(standard, 'DELETE /app/api/surveys/{id}/responses/{employeeId}', { params: { id: wsId, employeeId: 'W1' } }), 200, 'erase response');
   expect(await web(standard, 'POST /app/api/surveys/{id}/links/{employeeId}/reissue', { params: { id: wsId, employeeId: 'W2' } }), 200, 'reissue');
   expect(await web(standard, 'POST /app/api/surveys/{id}/links/{employeeId}/revoke', { params: { id: wsId, employeeId: 'W2' } }), 200, 'revoke');

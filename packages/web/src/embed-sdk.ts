@@ -10,6 +10,7 @@ export interface EmbedHandle {
   readonly iframe: HTMLIFrameElement;
   network: { info(): Promise<{ name: string; nodeCount: number; edgeCount: number }> };
   state: { get(): Promise<{ visibleNodeCount: number; visibleEdgeCount?: number }> };
+  layers: { color(a: { attribute: string; appliedTo?: 'nodes' | 'edges' }): Promise<{ layerId: string }> };
 }
 
 export interface EmbedCreateOptions {

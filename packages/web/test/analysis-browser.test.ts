@@ -3,7 +3,8 @@
 // Networks step the preview shows node and edge counts for every non-respondent choice, Generate makes
 // the networks and links them to Explore, where the viewer's Groups panel reports the teams (screenshot);
 // a second wave is answered with changed ties, its networks generated, and the compare view shows what
-// changed between the waves (summary, group changes). axe 0 serious/critical on the new pages; they fit a
+// changed between the waves (summary, movers, group changes) and opens the difference in the viewer
+// (ties added green, removed red, kept faded, with the legend; screenshot). axe 0 serious/critical on the new pages; they fit a
 // 390-px phone. Screenshots go to NETLOOM_SCREENSHOT_DIR when set.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -142,4 +143,24 @@ test('survey → generate networks (preview, Explore, Groups panel) → second w
   await noAxe(page, 'compare view');
   keepShot('analysis-compare-1280', await page.screenshot({ fullPage: true }));
   await fits390(page, 'compare view');
+
+  // The difference in the viewer: ties coloured by Change (added green, removed red, kept faded) with a legend.
+  await page.getByRole('button', { name: 'Open the difference in Explore' }).click();
+  await page.waitForURL(/\/networks\/[^/]+\/explore\?difference=1$/, { timeout: 60_000 });
+  await page.getByTestId('viewer-status').filter({ hasText: /10 nodes · 21 edges/ }).waitFor({ timeout: 90_000 });
+  const frame = page.frameLocator('[data-testid="viewer-frame"] iframe');
+  const legend = frame.locator('.nl-legend-section[data-legend="edge"]');
+  await legend.waitFor({ timeout: 60_000 });
+  assert.equal(await legend.locator('.nl-legend-title').textContent(), 'Ties: Change');
+  const entries = await legend.locator('.nl-legend-row').evaluateAll((rows) => rows.map((r) => [r.textContent, getComputedStyle(r.querySelector('.nl-swatch') as Element).backgroundColor]));
+  assert.deepEqual(entries, [['added', 'rgb(26, 152, 80)'], ['removed', 'rgb(215, 48, 39)'], ['kept', 'rgb(217, 217, 217)']]);
+  const diffId = /\/networks\/([^/]+)\/explore/.exec(page.url())![1]!;
+  const diffNet = (await api('GET', `/api/v2/networks/${diffId}`)).networkJSON as { edges: { source: string; target: string; attributes: { Change: string } }[] };
+  const by = (c: string) => diffNet.edges.filter((e) => e.attributes.Change === c).map((e) => `${e.source}>${e.target}`).sort();
+  assert.deepEqual(by('added'), ['a1>a7', 'a6>a2']);
+  assert.deepEqual(by('removed'), ['a1>a6']);
+  assert.equal(by('kept').length, 18);
+  await page.waitForTimeout(1500);
+  const shot = await page.screenshot();
+  keepShot('analysis-difference-1280', shot);
 });

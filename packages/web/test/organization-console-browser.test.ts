@@ -61,12 +61,14 @@ describe('organization console in the browser', { skip: skipBrowser }, () => {
     await page.getByRole('heading', { name: 'Allowed host origins' }).waitFor();
     const seatsBefore = await seats(page);
 
-    // An origin with a path is refused by the server; the error shows at that origin.
+    // An origin with a path is refused as it is added (the service's own rule), with the reason; nothing joins the list.
     await page.getByLabel('Add an origin').fill('https://bad.example.com/path');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await page.getByRole('button', { name: 'Save origins' }).click();
-    await page.locator('[data-testid=origins] .field-error').first().waitFor();
-    await page.getByRole('button', { name: 'Remove https://bad.example.com/path' }).click();
+    const refused = page.locator('.field-error', { hasText: 'paths are not accepted' });
+    await refused.waitFor();
+    assert.match(await refused.innerText(), /https:\/\/bad\.example\.com\/path paths are not accepted/);
+    assert.equal(await page.locator('[data-testid=origins] li').count(), 0, 'the invalid origin is not in the list');
+    await snap(page, 'origin-refused');
     await page.getByLabel('Add an origin').fill(svc.service);
     await page.getByRole('button', { name: 'Save origins' }).click();
     await page.getByText('Allowed origins saved').waitFor();
@@ -85,6 +87,12 @@ describe('organization console in the browser', { skip: skipBrowser }, () => {
 
     // Provision a managed user and grant View.
     await page.getByRole('button', { name: 'New managed user' }).click();
+    // chat defaults to Full, as the API; the dialog's buttons stand apart
+    assert.equal(await page.getByRole('dialog').getByLabel('AI chat').inputValue(), 'full');
+    const cancelBox = await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).boundingBox();
+    const createBox = await page.getByRole('dialog').getByRole('button', { name: 'Create', exact: true }).boundingBox();
+    assert.ok(cancelBox && createBox && createBox.x - (cancelBox.x + cancelBox.width) >= 8, `gap between Cancel and Create: ${createBox && cancelBox ? createBox.x - (cancelBox.x + cancelBox.width) : '?'} px`);
+    await snap(page, 'new-managed-user');
     await page.getByLabel('External id').fill('cust-42');
     await page.getByLabel('Display name').fill('Casey Customer');
     await page.getByRole('button', { name: 'Create', exact: true }).click();

@@ -509,6 +509,22 @@ test('pause, resume, a new wave, copy, delete, and close', { skip: skipBrowser }
   assert.equal(wave.body.previousWaveId, surveyId);
   assert.deepEqual((wave.body.questions as { id: string }[]).map((q) => q.id), ['q1', 'q2', 'q3', 'q4'], 'the same question ids');
 
+  // Who is asked, by a field filter: the Finance team answers about everyone.
+  await page.getByRole('link', { name: 'Respondents' }).click();
+  await page.getByTestId('respondent-count').filter({ hasText: '40' }).waitFor();
+  await page.getByLabel('Ask everyone who can be named').uncheck();
+  await page.getByRole('radiogroup', { name: 'Respondents: how people are chosen' }).getByLabel('By a field').check();
+  await page.getByLabel('Field', { exact: true }).selectOption('team');
+  await page.getByRole('region', { name: 'Who is asked' }).getByLabel('Finance').check();
+  await page.getByTestId('respondent-count').filter({ hasText: /^10$/ }).waitFor();
+  assert.equal((await page.getByTestId('roster-count').innerText()).trim(), '40');
+  await noAxe(page, 'respondents by a field');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'All changes saved.' }).waitFor();
+  const asked = await env.api('GET', `/api/v2/surveys/${waveId}`);
+  assert.deepEqual(asked.body.respondents, { field: 'team', values: ['Finance'] });
+  assert.deepEqual(asked.body.roster, { all: true });
+
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Surveys' }).click();
   const table = page.getByTestId('surveys-table');
   await table.waitFor();

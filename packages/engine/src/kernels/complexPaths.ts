@@ -24,6 +24,18 @@ export function complexPaths(
   const dist = new Int32Array(n).fill(-1);
   const cand = new Int32Array(n);
   const mark = new Int32Array(n).fill(-1);
+  /** Activates `take` of the first `c` candidates for source s, drawn at random (a partial Fisher–Yates shuffle); the queue's new tail. */
+  const seedFrom = (s: number, tail: number, c: number, take: number): number => {
+    for (let i = 0; i < take; i++) {
+      const j = i + rng.int(c - i);
+      const t = cand[i];
+      cand[i] = cand[j];
+      cand[j] = t;
+      active[cand[i]] = s;
+      queue[tail++] = cand[i];
+    }
+    return tail;
+  };
   for (let s = 0; s < n; s++) {
     if ((s & 63) === 0) checkpoint();
     // seeds
@@ -54,27 +66,12 @@ export function complexPaths(
               }
             }
           }
-          const take = Math.min(need, c);
-          for (let i = 0; i < take; i++) {
-            const j = i + rng.int(c - i);
-            const t = cand[i];
-            cand[i] = cand[j];
-            cand[j] = t;
-            active[cand[i]] = s;
-            queue[tail++] = cand[i];
-          }
+          tail = seedFrom(s, tail, c, Math.min(need, c));
         }
       } else {
         let c = 0;
         for (let p = off[s]; p < off[s + 1]; p++) cand[c++] = adj[p];
-        for (let i = 0; i < need; i++) {
-          const j = i + rng.int(c - i);
-          const t = cand[i];
-          cand[i] = cand[j];
-          cand[j] = t;
-          active[cand[i]] = s;
-          queue[tail++] = cand[i];
-        }
+        tail = seedFrom(s, tail, c, need);
       }
     }
     // cascade

@@ -9,15 +9,9 @@
  */
 export type Checkpoint = () => void;
 
-export function coreNumbers(
-  n: number,
-  offA: Int32Array,
-  adjA: Int32Array,
-  offB: Int32Array | null,
-  adjB: Int32Array | null,
-  checkpoint: Checkpoint = () => {},
-): Int32Array {
-  return coreDecomposition(n, offA, adjA, offB, adjB, checkpoint).core;
+/** Core numbers only (the arguments of coreDecomposition). */
+export function coreNumbers(...args: Parameters<typeof coreDecomposition>): Int32Array {
+  return coreDecomposition(...args).core;
 }
 
 /** Core numbers plus the processing order (a degeneracy ordering: each node has at most core(v) later neighbours). */

@@ -105,4 +105,13 @@ export const NetworkCompareSchema = Type.Object(
   { $id: 'NetworkCompare', additionalProperties: false, description: 'What changed from network a to network b.' },
 );
 
-export const ANALYSIS_SCHEMAS = [GroupReportSchema, NetworkCompareBody, NetworkCompareSchema] as const;
+export const DifferenceNetworkBody = Type.Object(
+  { a: Type.String({ minLength: 1, maxLength: 200, description: 'The earlier network.' }), b: Type.String({ minLength: 1, maxLength: 200, description: 'The later network.' }) },
+  { $id: 'DifferenceNetworkBody', additionalProperties: false },
+);
+export const DifferenceNetworkSchema = Type.Object(
+  { _id: Type.String(), name: Type.String(), nodeCount: Type.Integer({ minimum: 0 }), edgeCount: Type.Integer({ minimum: 0 }) },
+  { $id: 'DifferenceNetwork', additionalProperties: false },
+);
+
+export const ANALYSIS_SCHEMAS = [GroupReportSchema, NetworkCompareBody, NetworkCompareSchema, DifferenceNetworkBody, DifferenceNetworkSchema] as const;

@@ -45,6 +45,7 @@ export * from './password-reset.ts';
 export * from './formats.ts';
 export * from './permissions.ts';
 export * from './paths.ts';
+export * from './origin.ts';
 
 export const NAMED_SCHEMAS: readonly TSchema[] = [
   ProblemItemSchema,

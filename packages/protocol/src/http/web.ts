@@ -99,6 +99,11 @@ export const AccountSchema = Type.Object(
   { $id: 'Account', additionalProperties: false },
 );
 
+export const AccountNameBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200, description: 'Your display name (spaces at either end are dropped; not empty).' }) },
+  { $id: 'AccountNameBody', additionalProperties: false },
+);
+
 export const PasswordChangeBody = Type.Object(
   { currentPassword: Type.String({ maxLength: 1024 }), newPassword: Type.String({ minLength: 10, maxLength: 1024 }) },
   { $id: 'PasswordChangeBody', additionalProperties: false },
@@ -251,6 +256,7 @@ export const WEB_SCHEMAS = [
   EndedCountSchema,
   AccountSchema,
   PasswordChangeBody,
+  AccountNameBody,
   PasswordChangedSchema,
   MfaSetupSchema,
   MfaEnableBody,

@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, HttpProblem, isErrorCode, type ErrorCode, type ProblemItem } from './error-codes.ts';
 import { isRedisUnavailable, problemDetail, UNAVAILABLE_RETRY_AFTER_S } from '../domain/errors.ts';
+import { appIndexHtml, appPageHeaders } from '../presenters/web-manifest.ts';
 
 interface AjvError {
   instancePath?: string;
@@ -122,5 +123,14 @@ export function registerProblemHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, request, 'INTERNAL', `internal error; quote request id ${request.id}`);
   });
-  app.setNotFoundHandler((request, reply) => sendProblem(reply, request, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0];
+    // A person's browser asking for a page that does not exist gets the web app's "Page not found" page
+    // (status 404), not problem JSON; API, viewer, SDK, docs and asset paths keep the problem (issue 23).
+    if ((request.method === 'GET' || request.method === 'HEAD') && /\btext\/html\b/.test(String(request.headers.accept ?? '')) && !/^\/(api|app\/api|embed|sdk|assets|docs)(\/|$)/.test(path)) {
+      const html = await appIndexHtml();
+      if (html !== null) return appPageHeaders(reply).code(404).type('text/html; charset=utf-8').send(html);
+    }
+    return sendProblem(reply, request, 'NOT_FOUND', `no route ${request.method} ${path}`);
+  });
 }

@@ -6,7 +6,8 @@
  * - The app's page paths (packages/protocol/src/http/paths.ts, the list the browser router uses too): index.html,
  *   `Cache-Control: no-cache` (always revalidated, so a deploy is picked up at once), with a strict CSP.
  *   Only these paths fall back to the app; `/api/`, `/app/api/`, `/embed/`, `/sdk/`, `/docs/` keep their
- *   own handlers and unknown paths stay JSON 404 problems.
+ *   own handlers and stay JSON 404 problems; any other unknown path asked for by a browser (GET, Accept
+ *   text/html) gets the app with status 404, which shows its "Page not found" page (http/problem-handler.ts).
  *
  * docs/architecture.md describes the build; docs/web-app.md the app.
  */
@@ -16,23 +17,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SERVER_APP_PATHS } from '@netloom/protocol/http';
 import { HttpProblem } from '../http/error-codes.ts';
-import { WEB_DIST } from '../presenters/web-manifest.ts';
+import { APP_CSP, appPageHeaders, WEB_DIST } from '../presenters/web-manifest.ts';
 
 
-/**
- * The app's pages: same-origin scripts, styles, API calls and frames (the Explore viewer is served by this
- * service); images from here or data: URLs (QR code, icon); never framed by another site.
- */
-export const APP_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export { APP_CSP };
 
-function pageHeaders(reply: FastifyReply): FastifyReply {
-  return reply
-    .header('cache-control', 'no-cache')
-    .header('content-security-policy', APP_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'same-origin')
-    .header('x-frame-options', 'DENY');
-}
+const pageHeaders = appPageHeaders;
 
 export async function webAssetRoutes(app: FastifyInstance): Promise<void> {
   const open = { config: { auth: { skip: true } }, schema: { hide: true } };

@@ -6,6 +6,7 @@
  */
 import type { Static } from 'typebox';
 import type {
+  AccountNameBody,
   PendingInvitationSchema,
   PendingInvitationListSchema,
   AccountSchema,
@@ -123,6 +124,7 @@ export type OrgOverview = Static<typeof OrganizationOverviewSchema>;
 export type OrgMember = Static<typeof OrganizationMemberSchema>;
 export type OrgMemberList = Static<typeof MemberListSchema>;
 export type PendingInvitation = Static<typeof PendingInvitationSchema>;
+export type AccountName = Static<typeof AccountNameBody>;
 export type PendingInvitationList = Static<typeof PendingInvitationListSchema>;
 export type OrgSettings = Static<typeof OrgSettingsSchema>;
 export type InvitationInput = Static<typeof InvitationBody>;

@@ -3,6 +3,7 @@
  * EmbedView; docs/spec/decisions.md §5): identifiers, origins, `ui` normalisation, EmbedView v1 validation, the
  * conditions that end a session, and limit overrides. No I/O; unit-tested in embed-rules.test.ts.
  */
+import { parseOrigin } from '@netloom/protocol/http';
 import type { EmbedLimits } from '../../config.ts';
 import type { EmbedOrgPermission, SharePermission } from '../../store/schema.ts';
 import { CHAT_ACCESS, HEADERS, MENU_ITEMS, type MenuItem } from '@netloom/protocol';
@@ -35,30 +36,8 @@ export function parseExternalId(value: unknown): string {
   return value;
 }
 
-/**
- * An allowed host origin: exactly `scheme://host[:port]` with scheme http or https. Wildcards, paths
- * (a trailing `/` included), queries, fragments and user info are refused with the reason. The result
- * is the browser's serialisation of the origin (lowercase host, default port dropped), which is what a
- * browser sends and what `frame-ancestors` compares.
- */
-export function parseOrigin(value: unknown): { origin: string } | { error: string } {
-  if (typeof value !== 'string' || value.length === 0) return { error: 'must be a non-empty String such as https://app.example.com' };
-  if (value.length > 2048) return { error: 'is too long' };
-  if (value.includes('*')) return { error: 'wildcards are not accepted; list each exact origin (scheme://host[:port])' };
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { error: 'is not an origin of the form scheme://host[:port]' };
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { error: 'scheme must be https or http' };
-  if (url.username || url.password) return { error: 'must not contain user information' };
-  if (url.search || value.includes('?')) return { error: 'must not contain a query' };
-  if (url.hash || value.includes('#')) return { error: 'must not contain a fragment' };
-  const afterAuthority = value.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '');
-  if (afterAuthority !== '') return { error: `paths are not accepted (found ${JSON.stringify(afterAuthority)}); give scheme://host[:port] only` };
-  return { origin: url.origin };
-}
+/** An allowed host origin (the one rule, shared with the web console: @netloom/protocol/http origin.ts). */
+export { parseOrigin };
 
 /** Validates and normalises a list of origins (deduplicated, order kept); every problem is reported. */
 export function parseOrigins(value: unknown, path = '/allowedOrigins'): string[] {

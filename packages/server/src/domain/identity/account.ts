@@ -55,3 +55,12 @@ export async function setOrganizationRequireMfa(db: Kysely<Database>, membership
   if (!isOrgAdmin(membership)) throw new DomainError('FORBIDDEN', 'only Owners and Admins change organization settings');
   await setRequireMfa(db, membership.org_id, requireMfa, new Date(now).toISOString());
 }
+
+/** Changes the signed-in person's display name (trimmed; 400 naming `/name` when empty). */
+export async function renameAccount(db: Kysely<Database>, userId: string, input: string): Promise<{ name: string }> {
+  const name = input.trim();
+  if (!name) throw new DomainError('INVALID_ARGS', 'name: must not be empty', [{ path: '/name', message: 'must not be empty' }]);
+  const u = await updateUser(db, userId, { name });
+  if (!u) throw new DomainError('NOT_FOUND', 'no such user');
+  return { name: u.name };
+}

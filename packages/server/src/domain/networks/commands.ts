@@ -6,14 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../store/schema.ts';
-import { deleteNetwork as removeNetwork, insertNetwork, listNetworksForOrg, listNetworksForUser, updateNetwork, type NetworkListRow, type NetworkRecord } from '../../store/networks.ts';
+import { deleteNetwork as removeNetwork, listNetworksForOrg, listNetworksForUser, updateNetwork, type NetworkListRow, type NetworkRecord } from '../../store/networks.ts';
 import { getUserById } from '../../store/users.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { DomainError } from '../errors.ts';
-import { newId } from '../ids.ts';
 import { loadNetworkFor } from './access.ts';
 import { parseNetworkBody } from './body.ts';
-import { checkPlanLimit, networkOrganization, resolveOwner } from './ownership.ts';
+import { checkPlanLimit } from './ownership.ts';
+import { createNetwork as createStoredNetwork } from './create.ts';
 
 export interface NetworkDeps {
   db: Kysely<Database>;
@@ -25,26 +25,10 @@ export function listNetworks({ db }: NetworkDeps, p: Principal): Promise<Network
   return p.orgId ? listNetworksForOrg(db, p.orgId) : listNetworksForUser(db, p.userId);
 }
 
+/** `POST /networks`: the body's rules (body.ts), then the one create command (create.ts). */
 export async function createNetwork({ db, config }: NetworkDeps, p: Principal, body: unknown): Promise<NetworkRecord> {
   const input = parseNetworkBody(body, config.limits);
-  const owner = await resolveOwner(db, p, input.owner);
-  const plan = await checkPlanLimit(db, config, owner, input.status);
-  return insertNetwork(db, {
-    id: newId(),
-    owner_id: owner.id,
-    org_id: await networkOrganization(db, p, owner),
-    name: input.name,
-    description: input.description,
-    is_directed: input.isDirected ? 1 : 0,
-    status: input.status,
-    file_type: 'JSON',
-    original_file_type: 'JSON',
-    network_uuid: randomUUID(),
-    max_views: config.plans[plan].maxViews,
-    node_count: input.nodeCount,
-    edge_count: input.edgeCount,
-    json: JSON.stringify(input.networkJSON),
-  });
+  return createStoredNetwork(db, config, p, { ...input, networkJSONText: JSON.stringify(input.networkJSON) });
 }
 
 /**

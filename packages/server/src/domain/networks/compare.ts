@@ -10,7 +10,10 @@
  */
 import { checkCompareMetrics, type CompareParams } from '@netloom/engine/compare/compare.ts';
 import { EngineError, getMetric } from '@netloom/engine';
+import type { EdgeJSON, NetworkJSON, NodeJSON } from '@netloom/engine/graph/network-json.ts';
+import type { Config } from '../../config.ts';
 import { DomainError } from '../errors.ts';
+import { createNetwork } from './create.ts';
 import { surveyGroupFloor } from '../metrics/survey-groups.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { checkMetricPlan, loadStoredNetwork, requireScopeOf } from '../metrics/runs.ts';
@@ -48,4 +51,59 @@ export async function compareStoredNetworks(deps: MetricRunDeps, p: Principal, b
     if (err instanceof EngineError && err.code === 'CANCELLED') throw new MetricCancelled();
     throw err;
   }
+}
+
+/**
+ * The difference of two networks as a network of its own (docs/api/analysis.md "Difference network"),
+ * stored for the caller so the viewer can show it: every node of either network (b's attributes and
+ * position, else a's) with `Change` = joined | left | kept, and every tie of either (ties as in compare:
+ * self-loops ignored, parallel edges merged; directed when both are) with `Change` = added | removed |
+ * kept. The viewer colours `Change` with fixed colours (added green, removed red, kept faded) and a legend.
+ * Parsed on the request thread: meant for survey-sized networks (the compare itself runs in the pool).
+ */
+export async function createDifferenceNetwork(deps: MetricRunDeps & { config: Config }, p: Principal, body: { a: string; b: string }): Promise<{ _id: string; name: string; nodeCount: number; edgeCount: number }> {
+  requireScopeOf(p, 'networks:write');
+  const a = await loadStoredNetwork(deps.db, p, body.a, 'read');
+  const b = await loadStoredNetwork(deps.db, p, body.b, 'read');
+  const parse = (t: Uint8Array) => JSON.parse(Buffer.from(t.buffer, t.byteOffset, t.byteLength).toString('utf8')) as NetworkJSON;
+  const na = parse(a.text);
+  const nb = parse(b.text);
+  const directed = a.directed && b.directed;
+  const nodes = new Map<string, NodeJSON>();
+  const inA = new Set(na.nodes.map((n) => String(n.id)));
+  const inB = new Set(nb.nodes.map((n) => String(n.id)));
+  for (const n of [...nb.nodes, ...na.nodes]) {
+    const id = String(n.id);
+    if (nodes.has(id)) continue;
+    const change = inA.has(id) && inB.has(id) ? 'kept' : inB.has(id) ? 'joined' : 'left';
+    nodes.set(id, { ...n, id, attributes: { ...(n.attributes ?? {}), Change: change } });
+  }
+  const ties = (net: NetworkJSON) => {
+    const out = new Map<string, [string, string]>();
+    for (const e of net.edges ?? []) {
+      const s = String(e.source);
+      const t = String(e.target);
+      if (s === t) continue;
+      const [u, v] = directed || s < t ? [s, t] : [t, s];
+      out.set(`${u}\u0000${v}`, [u, v]);
+    }
+    return out;
+  };
+  const ta = ties(na);
+  const tb = ties(nb);
+  const edges: EdgeJSON[] = [];
+  for (const [k, [u, v]] of tb) edges.push({ id: `d${edges.length + 1}`, source: u, target: v, attributes: { Change: ta.has(k) ? 'kept' : 'added' } });
+  for (const [k, [u, v]] of ta) if (!tb.has(k)) edges.push({ id: `d${edges.length + 1}`, source: u, target: v, attributes: { Change: 'removed' } });
+  const name = `Difference: ${a.net.name} → ${b.net.name}`.slice(0, 300);
+  const rec = await createNetwork(deps.db, deps.config, p, {
+    name,
+    description: `Ties added, removed and kept from "${a.net.name}" (${body.a}) to "${b.net.name}" (${body.b}); node and edge attribute Change. Made by the compare view.`,
+    isDirected: directed,
+    status: 'Private',
+    networkJSONText: JSON.stringify({ nodes: [...nodes.values()], edges }),
+    owner: undefined,
+    nodeCount: nodes.size,
+    edgeCount: edges.length,
+  });
+  return { _id: rec.id, name, nodeCount: nodes.size, edgeCount: edges.length };
 }

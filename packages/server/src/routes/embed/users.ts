@@ -3,16 +3,8 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app-type.ts';
 import { checkedByDomain } from '../../http/route-contract.ts';
 import type { EmbedContext } from '../../domain/embedding/context.ts';
-import { requireEnabled } from '../../domain/embedding/context.ts';
-import { checkProvisioningRate } from '../../domain/embedding/sessions.ts';
-import {
-  deactivateManagedUser,
-  getManagedUserWithGrants,
-  grantNetwork,
-  listManagedUsersPage,
-  putManagedUser,
-  removeGrant,
-} from '../../domain/embedding/users.ts';
+import { getManagedUserWithGrants, listManagedUsersPage } from '../../domain/embedding/users.ts';
+import { provisionDeactivation, provisionGrant, provisionGrantRemoval, provisionManagedUser } from '../../domain/embedding/provisioning.ts';
 import { presentManagedUser } from '../../presenters/embed.ts';
 import { paging } from '../../http/paging.ts';
 import { ExternalIdSchema, GrantBodySchema, ManagedUserBodySchema, ManagedUserListQuery, ManagedUserListSchema, ManagedUserSchema, problemResponses, ref } from '@netloom/protocol/http';
@@ -27,11 +19,6 @@ const User = ref(ManagedUserSchema);
 const provisioningProblems = problemResponses(403, 429);
 
 export function managedUserRoutes(app: App, ctx: EmbedContext): void {
-  /** Provisioning calls: embedding on, then the per-organization hourly allowance. */
-  async function provisioning(orgId: string): Promise<void> {
-    const settings = await requireEnabled(ctx, orgId);
-    await checkProvisioningRate(ctx, orgId, settings);
-  }
 
   app.put(
     '/api/v2/embed/users/:externalId',
@@ -48,8 +35,7 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
     },
     async (request, reply) => {
       const { orgId, actor } = principalOf(request, 'organization');
-      await provisioning(orgId);
-      const { created, result } = await putManagedUser(ctx, orgId, actor, request.params.externalId, request.body ?? {});
+      const { created, result } = await provisionManagedUser(ctx, orgId, actor, request.params.externalId, request.body ?? {});
       return reply.code(created ? 201 : 200).send(presentManagedUser(result));
     },
   );
@@ -83,9 +69,8 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
     },
     async (request) => {
       const { orgId, actor } = principalOf(request, 'organization');
-      await provisioning(orgId);
       const { externalId, networkId } = request.params;
-      return presentManagedUser(await grantNetwork(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
+      return presentManagedUser(await provisionGrant(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
     },
   );
 
@@ -94,9 +79,8 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
     { config: { auth }, schema: { summary: "Remove a grant (effective on the viewer's next request)", tags, params: GrantParams, response: { 200: User, ...provisioningProblems, ...problemResponses(404) } } },
     async (request) => {
       const { orgId, actor } = principalOf(request, 'organization');
-      await provisioning(orgId);
       const { externalId, networkId } = request.params;
-      return presentManagedUser(await removeGrant(ctx, orgId, actor, externalId, networkId));
+      return presentManagedUser(await provisionGrantRemoval(ctx, orgId, actor, externalId, networkId));
     },
   );
 
@@ -105,8 +89,7 @@ export function managedUserRoutes(app: App, ctx: EmbedContext): void {
     { config: { auth }, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, params: UserParams, response: { 200: User, ...provisioningProblems, ...problemResponses(404) } } },
     async (request) => {
       const { orgId, actor } = principalOf(request, 'organization');
-      await provisioning(orgId);
-      return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, request.params.externalId));
+      return presentManagedUser(await provisionDeactivation(ctx, orgId, actor, request.params.externalId));
     },
   );
 }

@@ -7,8 +7,8 @@
  * web application's compare view (session cookie; the session's principal holds every scope).
  */
 import type { FastifyInstance } from 'fastify';
-import { compareStoredNetworks, type CompareRequest } from '../../domain/networks/compare.ts';
-import { NetworkCompareBody, NetworkCompareSchema, problemResponses, ref } from '@netloom/protocol/http';
+import { compareStoredNetworks, createDifferenceNetwork, type CompareRequest } from '../../domain/networks/compare.ts';
+import { DifferenceNetworkBody, DifferenceNetworkSchema, NetworkCompareBody, NetworkCompareSchema, problemResponses, ref } from '@netloom/protocol/http';
 import { withDisconnect } from '../../http/metric-reply.ts';
 import { surfaceOf, type SurfaceOptions } from '../../http/route-surface.ts';
 
@@ -34,5 +34,20 @@ export async function networkCompareRoutes(app: FastifyInstance, opts: SurfaceOp
       const startedAt = Date.now() - reply.elapsedTime;
       return withDisconnect(reply, async (signal) => ({ json: await compareStoredNetworks({ ...deps, log: request.log }, p, request.body as CompareRequest, { signal, startedAt }) }));
     },
+  );
+
+  app.post(
+    '/networks/compare/network',
+    {
+      config: surface.config('networks', 'write'),
+      schema: surface.schema({
+        summary: 'Store the difference of two networks as a network (nodes and ties with `Change`: added / removed / kept) to view it',
+        description: 'Every node and tie of either network, with `Change` = joined | left | kept (nodes) and added | removed | kept (ties, as in compare). The viewer colours `Change` with fixed colours and a legend. Scope `networks:write`, read access to both.',
+        tags: ['networks'],
+        body: ref(DifferenceNetworkBody),
+        response: { 201: ref(DifferenceNetworkSchema), ...problemResponses(400, 403, 404) },
+      }),
+    },
+    async (request, reply) => reply.code(201).send(await createDifferenceNetwork({ ...deps, config: app.config }, surface.principal(request), request.body as { a: string; b: string })),
   );
 }

@@ -1,6 +1,7 @@
 /**
  * The account page's endpoints (docs/web-app.md "Account"):
  *   GET    /app/api/account                               plan, counts and maxima, organization, MFA state
+ *   PATCH  /app/api/account                               { name } change your display name
  *   POST   /app/api/account/password                      { currentPassword, newPassword } (ends other sessions)
  *   GET    /app/api/account/sessions                      active web sessions
  *   DELETE /app/api/account/sessions/:id                  end one
@@ -9,13 +10,13 @@
  */
 import { auditUserEvent } from '../../domain/organizations/audit-events.ts';
 import type { App } from '../../http/app-type.ts';
-import { accountSummary, changePassword } from '../../domain/identity/account.ts';
+import { accountSummary, changePassword, renameAccount } from '../../domain/identity/account.ts';
 import { disableMfa, enableMfa, mfaEnabled, regenerateRecoveryCodes, remainingRecoveryCodes, setupMfa } from '../../domain/identity/mfa.ts';
 import { confirmPassword, type SignInDeps } from '../../domain/identity/sign-in.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { endWebSession, endWebSessionsOfUser, listWebSessions } from '../../domain/web/sessions.ts';
 import { clearSessionCookie } from '../../http/web-session.ts';
-import { AccountSchema, cookieSecurity, EndedCountSchema, MfaDisabledSchema, MfaEnableBody, MfaSetupSchema, PasswordBody, PasswordChangeBody, PasswordChangedSchema, RecoveryCodesSchema, SessionEndedSchema, WebSessionIdParams, WebSessionListSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
+import { AccountNameBody, AccountSchema, cookieSecurity, EndedCountSchema, MfaDisabledSchema, MfaEnableBody, MfaSetupSchema, PasswordBody, PasswordChangeBody, PasswordChangedSchema, RecoveryCodesSchema, SessionEndedSchema, WebSessionIdParams, WebSessionListSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
 import { webOrganization, webUser } from '../../presenters/web.ts';
 import { principalOf } from '../../plugins/principal.ts';
 
@@ -30,6 +31,12 @@ export function webAccountRoutes(app: App, deps: SignInDeps): void {
     const [summary, organization, left] = await Promise.all([accountSummary(db, app.config, w.user), webOrganization(app, w), remainingRecoveryCodes(db, w.userId)]);
     return { user: webUser(w), ...summary, organization, mfa: { enabled: w.mfaEnabled, recoveryCodesLeft: w.mfaEnabled ? left : 0 } };
   });
+
+  app.patch(
+    '/app/api/account',
+    { config: web, schema: { ...base, summary: 'Change your display name', body: ref(AccountNameBody), response: { 200: ref(AccountNameBody), ...webProblems(400, 401, 403, 429) } } },
+    async (request) => renameAccount(db, principalOf(request, 'web').userId, request.body.name),
+  );
 
   app.post(
     '/app/api/account/password',

@@ -24,15 +24,9 @@ import { requireEnabled } from '../../domain/embedding/context.ts';
 import { settingsView, updateSettings } from '../../domain/embedding/settings.ts';
 import { chatSettings, networkPresets, setAiChat, setNetworkPresets } from '../../domain/embedding/chat-settings.ts';
 import { embeddingNetworkChoices } from '../../domain/embedding/network-choices.ts';
-import { checkProvisioningRate, createSession, issueLaunchToken, revokeSession } from '../../domain/embedding/sessions.ts';
-import {
-  deactivateManagedUser,
-  getManagedUserWithGrants,
-  grantNetwork,
-  listManagedUsersPage,
-  putManagedUser,
-  removeGrant,
-} from '../../domain/embedding/users.ts';
+import { createSession, issueLaunchToken, revokeSession } from '../../domain/embedding/sessions.ts';
+import { getManagedUserWithGrants, listManagedUsersPage } from '../../domain/embedding/users.ts';
+import { checkProvisioning, provisionDeactivation, provisionGrant, provisionGrantRemoval, provisionManagedUser } from '../../domain/embedding/provisioning.ts';
 import { liveSessionsPage } from '../../domain/embedding/live-sessions.ts';
 import { auditCsv, auditPage, parseAuditFilter } from '../../domain/embedding/audit-log.ts';
 import { embedSnippet } from '../../domain/embedding/snippet.ts';
@@ -53,11 +47,6 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
   const config = { web: true } as const;
   const security = cookieSecurity;
 
-  /** Provisioning calls: embedding on, then the per-organization hourly allowance (as the public API). */
-  async function provisioning(orgId: string): Promise<void> {
-    const settings = await requireEnabled(ctx, orgId);
-    await checkProvisioningRate(ctx, orgId, settings);
-  }
 
   app.get(P, { config, schema: { summary: 'Embedding settings, seats and AI chat of the organization', tags, security, response: { 200: ref(EmbeddingConsoleSchema), ...webProblems(401, 403) } } }, async (request) => {
     const { orgId } = principalOf(request, 'admin');
@@ -91,8 +80,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     { config, validatorCompiler: checkedByDomain, schema: { summary: 'Create (201) or update (200) a managed user; reactivates a deactivated one', tags, security, params: ExternalIdParams, body: ref(ManagedUserBodySchema), response: { 200: ref(ManagedUserSchema), 201: ref(ManagedUserSchema), ...webProblems(400, 401, 402, 403, 409, 429) } } },
     async (request, reply) => {
       const { orgId, actor } = principalOf(request, 'admin');
-      await provisioning(orgId);
-      const { created, result } = await putManagedUser(ctx, orgId, actor, request.params.externalId, request.body ?? {});
+      const { created, result } = await provisionManagedUser(ctx, orgId, actor, request.params.externalId, request.body ?? {});
       return reply.code(created ? 201 : 200).send(presentManagedUser(result));
     },
   );
@@ -102,9 +90,8 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     { config, validatorCompiler: checkedByDomain, schema: { summary: 'Grant View or Edit on an embeddable network', tags, security, params: GrantParams, body: ref(GrantBodySchema), response: { 200: ref(ManagedUserSchema), ...webProblems(400, 401, 403, 404, 429) } } },
     async (request) => {
       const { orgId, actor } = principalOf(request, 'admin');
-      await provisioning(orgId);
       const { externalId, networkId } = request.params;
-      return presentManagedUser(await grantNetwork(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
+      return presentManagedUser(await provisionGrant(ctx, orgId, actor, externalId, networkId, request.body ?? {}));
     },
   );
 
@@ -113,9 +100,8 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     { config, schema: { summary: 'Remove a grant', tags, security, params: GrantParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const { orgId, actor } = principalOf(request, 'admin');
-      await provisioning(orgId);
       const { externalId, networkId } = request.params;
-      return presentManagedUser(await removeGrant(ctx, orgId, actor, externalId, networkId));
+      return presentManagedUser(await provisionGrantRemoval(ctx, orgId, actor, externalId, networkId));
     },
   );
 
@@ -124,8 +110,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     { config, schema: { summary: 'Deactivate: ends sessions, removes access, frees the seat (idempotent)', tags, security, params: ExternalIdParams, response: { 200: ref(ManagedUserSchema), ...webProblems(401, 403, 404, 429) } } },
     async (request) => {
       const { orgId, actor } = principalOf(request, 'admin');
-      await provisioning(orgId);
-      return presentManagedUser(await deactivateManagedUser(ctx, orgId, actor, request.params.externalId));
+      return presentManagedUser(await provisionDeactivation(ctx, orgId, actor, request.params.externalId));
     },
   );
 
@@ -139,7 +124,7 @@ export function embeddingConsoleRoutes(app: App, ctx: EmbedContext): void {
     { config, schema: { summary: 'Try it: a session for a managed user on one network, with its launch token and the embed snippet', tags, security, body: ref(TrySessionBody), response: { 201: ref(TrySessionSchema), ...webProblems(400, 401, 403, 404, 410, 429) } } },
     async (request, reply) => {
       const { orgId, actor } = principalOf(request, 'admin');
-      await provisioning(orgId);
+      await checkProvisioning(ctx, orgId);
       const b = request.body;
       const maxMinutes = b.maxMinutes ?? 60;
       const s = await createSession(ctx, orgId, actor, { externalId: b.externalId, networkIds: [b.networkId], origin: b.origin, maxMinutes });

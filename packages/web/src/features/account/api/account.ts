@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { keys } from '../../../api/keys.ts';
 import { signedOut } from '../../../api/session.ts';
-import type { Account, MfaEnableInput, MfaSetupInfo, PasswordChange, RecoveryCodes, WebSessionList } from '../../../api/types.ts';
+import type { Account, AccountName, MfaEnableInput, MfaSetupInfo, PasswordChange, RecoveryCodes, WebSessionList } from '../../../api/types.ts';
 
 export function useAccount() {
   return useQuery({ queryKey: keys.account, queryFn: ({ signal }) => api.get<Account>('/app/api/account', signal) });
@@ -14,6 +14,15 @@ export function useAccount() {
 
 export function useWebSessions() {
   return useQuery({ queryKey: keys.sessions, queryFn: ({ signal }) => api.get<WebSessionList>('/app/api/account/sessions', signal) });
+}
+
+/** Changing the display name: the account and the session (the header shows the name) are read again. */
+export function useRenameAccount() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => api.patch<AccountName>('/app/api/account', { name }),
+    onSuccess: () => qc.invalidateQueries(),
+  });
 }
 
 /** Changing the password ends the other sessions: the list is read again. */

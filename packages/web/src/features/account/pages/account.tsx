@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useSession } from '../../../api/session.ts';
-import { useAccount, useChangePassword, useDisableMfa, useEndSession, useNewRecoveryCodes, useSignOutEverywhere, useWebSessions } from '../api/account.ts';
+import { useAccount, useRenameAccount, useChangePassword, useDisableMfa, useEndSession, useNewRecoveryCodes, useSignOutEverywhere, useWebSessions } from '../api/account.ts';
 import { APP_PATHS } from '@netloom/protocol/http';
 import type { WebSession } from '../../../api/types.ts';
 import { Badge, Button, DateText, ErrorNotice, Loading, Notice, PageHeader, Quota, TextField } from '../../../components/ui.tsx';
@@ -28,6 +28,7 @@ export default function Account() {
                 <Quota label="Private networks" used={data.networkCounts.private} max={data.networkMaxima.private} />
               </div>
             </section>
+            <NameCard current={data.user.name} />
             <PasswordCard />
           </div>
           <div className="stack-lg">
@@ -216,6 +217,29 @@ function SessionsCard() {
       }}>
         <p>Every session of your account ends, this one included. API tokens keep working.</p>
       </Confirm>
+    </section>
+  );
+}
+
+/** The display name others see (members, shares, the audit log). */
+function NameCard({ current }: { current: string }) {
+  const [name, setName] = useState(current);
+  const rename = useRenameAccount();
+  const toast = useToast();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    rename.mutate(name, { onSuccess: (r) => toast.success(`Your name is now ${r.name}.`) });
+  };
+  return (
+    <section className="card" aria-labelledby="name-h">
+      <h2 id="name-h">Display name</h2>
+      <form className="stack" onSubmit={submit}>
+        <TextField label="Display name" name="display-name" autoComplete="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} hint="Shown to the members of your organization, on shares and in the audit log." />
+        <ErrorNotice error={rename.error} />
+        <div className="form-actions form-actions-start">
+          <Button type="submit" variant="primary" busy={rename.isPending} disabled={!name.trim() || name.trim() === current}>Save name</Button>
+        </div>
+      </form>
     </section>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
-import type { Comparison, WaveComparison } from './types.ts';
+import type { Comparison, DifferenceNetwork, WaveComparison } from './types.ts';
 
 export type CompareInput = {
   attribute?: string;
@@ -32,4 +32,9 @@ export function useCompare() {
       return { comparison: w.comparison, a: { networkId: w.a.networkId, label: `Wave ${w.a.wave}` }, b: { networkId: w.b.networkId, label: `Wave ${w.b.wave}` } };
     },
   });
+}
+
+/** Stores the difference of the two sides as a network (`POST /app/api/networks/compare/network`) to open in Explore. */
+export function useDifferenceNetwork() {
+  return useMutation({ mutationFn: (v: { a: string; b: string }) => api.post<DifferenceNetwork>('/app/api/networks/compare/network', v) });
 }

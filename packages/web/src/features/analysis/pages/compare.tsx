@@ -6,18 +6,22 @@
  * minimum size). Both networks open in Explore from here.
  */
 import { useMemo, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, ErrorNotice, num, PageHeader, Select, TextField } from '../../../components/ui.tsx';
 import { useNetworks } from '../../networks/api/networks.ts';
 import { useSurveys } from '../../surveys/api/surveys.ts';
-import { useCompare, type CompareTarget, type CompareView } from '../api/compare.ts';
+import { useCompare, useDifferenceNetwork, type CompareTarget, type CompareView } from '../api/compare.ts';
 
 const fmt = (x: number | null | undefined, digits = 3) => (x == null ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(digits));
 const signed = (x: number | null | undefined) => (x == null ? '—' : `${x > 0 ? '+' : ''}${fmt(x)}`);
 
 function Summary({ view }: { view: CompareView }) {
   const c = view.comparison;
+  const diff = useDifferenceNetwork();
+  const navigate = useNavigate();
+  const openDiff = () =>
+    diff.mutate({ a: view.a.networkId, b: view.b.networkId }, { onSuccess: (d) => void navigate(`${pathTo(APP_PATHS.explore, { id: d._id })}?difference=1`, { state: { name: d.name } }) });
   const rows: [string, number][] = [
     ['People who joined', c.nodes.joined.length],
     ['People who left', c.nodes.left.length],
@@ -39,6 +43,9 @@ function Summary({ view }: { view: CompareView }) {
         ))}
       </dl>
       <div className="row wrap">
+        <Button variant="primary" busy={diff.isPending} onClick={openDiff}>
+          Open the difference in Explore
+        </Button>
         <Link className="btn btn-secondary" to={pathTo(APP_PATHS.explore, { id: view.a.networkId })}>
           Open {view.a.label} in Explore
         </Link>
@@ -46,6 +53,8 @@ function Summary({ view }: { view: CompareView }) {
           Open {view.b.label} in Explore
         </Link>
       </div>
+      {diff.error ? <ErrorNotice error={diff.error} /> : null}
+      <p className="muted">The difference opens as a network of its own: ties added in green, removed in red, kept faded.</p>
     </section>
   );
 }

@@ -72,14 +72,16 @@ export default function SignIn() {
             </>
           )}
           <ErrorNotice error={mfaError} />
-          <Button type="submit" variant="primary" busy={signIn.isPending}>
-            {step === 'password' ? 'Sign in' : 'Verify'}
-          </Button>
-          {step === 'mfa' && (
-            <button type="button" className="link-button" onClick={() => { setStep('password'); setCode(''); signIn.reset(); }}>
-              Back
-            </button>
-          )}
+          <div className="form-actions form-actions-start">
+            <Button type="submit" variant="primary" busy={signIn.isPending}>
+              {step === 'password' ? 'Sign in' : 'Verify'}
+            </Button>
+            {step === 'mfa' && (
+              <button type="button" className="link-button" onClick={() => { setStep('password'); setCode(''); signIn.reset(); }}>
+                Back
+              </button>
+            )}
+          </div>
         </form>
       </div>
       <p className="muted center">

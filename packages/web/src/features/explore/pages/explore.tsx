@@ -34,6 +34,9 @@ export default function Explore() {
   const location = useLocation();
   const isPublic = location.pathname.startsWith('/discover/');
   const stateName = (location.state as { name?: string } | null)?.name;
+  // `?difference=1`: a difference network made by the compare view — its ties coloured by `Change`
+  // (added green, removed red, kept faded; the viewer's legend names them).
+  const difference = new URLSearchParams(location.search).get('difference') === '1';
   const back = isPublic ? APP_PATHS.discover : pathTo(APP_PATHS.network, { id });
   const started = useExploreSession(id, isPublic);
   const frame = useRef<HTMLDivElement>(null);
@@ -54,6 +57,7 @@ export default function Explore() {
         handle = h;
         h.on('session.expired', () => !cancelled && setViewer({ kind: 'ended' }));
         const info = await h.network.info();
+        if (difference && !cancelled) await h.layers.color({ attribute: 'Change', appliedTo: 'edges' });
         if (!cancelled) setViewer({ kind: 'ready', name: info.name, nodeCount: info.nodeCount, edgeCount: info.edgeCount });
         // The counts follow the viewer's filters ("42 of 60 nodes shown").
         h.on('state.changed', () => {
@@ -68,7 +72,7 @@ export default function Explore() {
       handle?.destroy();
       container.textContent = '';
     };
-  }, [s]);
+  }, [s, difference]);
 
   const name = viewer.kind === 'ready' ? viewer.name : stateName;
   const badge = isPublic ? 'Read-only' : s ? ACCESS_BADGE[s.access] : null;

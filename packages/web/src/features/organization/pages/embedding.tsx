@@ -33,7 +33,7 @@ import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Selec
 import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { APP_PATHS } from '@netloom/protocol/http';
+import { APP_PATHS, parseOrigin } from '@netloom/protocol/http';
 import { AdminsOnly, OrgTabs, Stat } from '../components/tabs.tsx';
 
 export default function OrganizationEmbedding() {
@@ -86,6 +86,7 @@ export default function OrganizationEmbedding() {
 /** Allowed host origins: exact `scheme://host[:port]`; the server's problems name `/allowedOrigins/<i>`. */
 function OriginsCard({ settings }: { settings: EmbedSettings }) {
   const [origins, setOrigins] = useState<string[]>(settings.allowedOrigins);
+  const [draftError, setDraftError] = useState<string | undefined>(undefined);
   const [draft, setDraft] = useState('');
   const toast = useToast();
   const save = useSaveEmbedSettings();
@@ -123,11 +124,16 @@ function OriginsCard({ settings }: { settings: EmbedSettings }) {
           e.preventDefault();
           const v = draft.trim();
           if (!v) return;
-          setOrigins([...origins, v]);
+          // the service's own rule (scheme://host[:port]): refused here with its reason, not only on Save
+          const parsed = parseOrigin(v);
+          if ('error' in parsed) return setDraftError(`${v} ${parsed.error}`);
+          if (origins.includes(parsed.origin)) return setDraftError(`${parsed.origin} is already in the list`);
+          setOrigins([...origins, parsed.origin]);
           setDraft('');
+          setDraftError(undefined);
         }}
       >
-        <TextField label="Add an origin" name="origin" placeholder="https://app.example.com" value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <TextField label="Add an origin" name="origin" placeholder="https://app.example.com" value={draft} onChange={(e) => { setDraft(e.target.value); setDraftError(undefined); }} error={draftError} />
         <Button type="submit">Add</Button>
       </form>
       {save.error && !(save.error instanceof ApiError && save.error.errors.some((p) => p.path?.startsWith('/allowedOrigins/'))) && <ErrorNotice error={save.error} />}
@@ -311,13 +317,14 @@ function ManagedUsersCard() {
 function CreateManagedUser({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [externalId, setExternalId] = useState('');
   const [displayName, setDisplayName] = useState('');
-  const [chatAccess, setChatAccess] = useState<ManagedUser['chatAccess']>('off');
+  // the API's default (PUT /api/v2/embed/users/:externalId without chatAccess): Full
+  const [chatAccess, setChatAccess] = useState<ManagedUser['chatAccess']>('full');
   const toast = useToast();
   const create = useCreateManagedUser();
   const close = () => {
     setExternalId('');
     setDisplayName('');
-    setChatAccess('off');
+    setChatAccess('full');
     create.reset();
     onClose();
   };
