@@ -124,7 +124,13 @@ test('survey → generate networks (preview, Explore, Groups panel) → second w
   const g2 = await api('POST', `/api/v2/surveys/${w2}/networks`, {});
   assert.match(String((g2.networks as { name: string }[])[0]!.name), /\(wave 2\)/);
 
-  // The compare view: the latest two waves of the survey.
+  // One click from the survey: its Networks step compares the latest two waves at once.
+  await page.goto(`${env.base}/surveys/${w2}/networks`);
+  await page.getByRole('link', { name: 'Compare with the previous wave' }).click({ timeout: 90_000 });
+  await page.getByTestId('compare-summary').waitFor({ timeout: 90_000 });
+  assert.match(await page.getByTestId('compare-summary').innerText(), /Ties added\s+2/);
+
+  // The compare view with a group attribute.
   await page.goto(`${env.base}/analysis/compare?survey=${w2}`);
   await page.getByLabel('Survey (a second or later wave)').selectOption(w2);
   await page.getByLabel('Group by node attribute (optional)').fill('Team');

@@ -5,7 +5,7 @@
  * and per-group density and E-I changes for a chosen node attribute (never a group below the survey's
  * minimum size). Both networks open in Explore from here.
  */
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, ErrorNotice, num, PageHeader, Select, TextField } from '../../../components/ui.tsx';
@@ -162,6 +162,15 @@ export default function ComparePage() {
   const [shownAttribute, setShownAttribute] = useState('');
   const waveSurveys = (surveys.data?.surveys ?? []).filter((s) => s.previousWaveId);
   const target: CompareTarget | null = kind === 'networks' ? (a && b ? { kind, a, b } : null) : surveyId ? { kind, surveyId } : null;
+
+  // Opened from a survey ("Compare with the previous wave"): the latest two waves are compared at once.
+  const autoRan = useRef(false);
+  useEffect(() => {
+    const from = params.get('survey');
+    if (autoRan.current || !from || params.get('run') !== '1') return;
+    autoRan.current = true;
+    compare.mutate({ target: { kind: 'waves', surveyId: from }, input: { metrics: ['totalDegree'] } });
+  }, [params, compare]);
 
   function submit(e: FormEvent) {
     e.preventDefault();

@@ -151,6 +151,13 @@ export function GenerateNetworks({ survey }: { survey: Survey }) {
 
       <section className="card stack" aria-labelledby="gen-list-h">
         <h2 id="gen-list-h">Generated networks</h2>
+        {survey.previousWaveId && survey.networks.length > 0 && (
+          <p>
+            <Link className="btn btn-primary" to={`${APP_PATHS.compare}?survey=${encodeURIComponent(survey._id)}&run=1`}>
+              Compare with the previous wave
+            </Link>
+          </p>
+        )}
         {survey.networks.length === 0 ? (
           <p className="muted">None yet.</p>
         ) : (
