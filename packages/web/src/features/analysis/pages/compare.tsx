@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { APP_PATHS, pathTo } from '@netloom/protocol/http';
+import { APP_PATHS, COMPARE_MOVERS_METRIC, pathTo } from '@netloom/protocol/http';
 import { Button, ErrorNotice, num, PageHeader, Select, TextField } from '../../../components/ui.tsx';
 import { useNetworks } from '../../networks/api/networks.ts';
 import { useSurveys } from '../../surveys/api/surveys.ts';
@@ -60,7 +60,7 @@ function Summary({ view }: { view: CompareView }) {
 }
 
 function Movers({ view }: { view: CompareView }) {
-  const per = view.comparison.metrics?.totalDegree;
+  const per = view.comparison.metrics?.[COMPARE_MOVERS_METRIC];
   const top = useMemo(
     () =>
       Object.entries(per ?? {})
@@ -169,14 +169,14 @@ export default function ComparePage() {
     const from = params.get('survey');
     if (autoRan.current || !from || params.get('run') !== '1') return;
     autoRan.current = true;
-    compare.mutate({ target: { kind: 'waves', surveyId: from }, input: { metrics: ['totalDegree'] } });
+    compare.mutate({ target: { kind: 'waves', surveyId: from }, input: { metrics: [COMPARE_MOVERS_METRIC] } });
   }, [params, compare]);
 
   function submit(e: FormEvent) {
     e.preventDefault();
     if (!target) return;
     setShownAttribute(attribute.trim());
-    compare.mutate({ target, input: { ...(attribute.trim() ? { attribute: attribute.trim() } : {}), ...(movers ? { metrics: ['totalDegree'] } : {}) } });
+    compare.mutate({ target, input: { ...(attribute.trim() ? { attribute: attribute.trim() } : {}), ...(movers ? { metrics: [COMPARE_MOVERS_METRIC] } : {}) } });
   }
 
   return (
