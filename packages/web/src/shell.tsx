@@ -58,13 +58,12 @@ function TopNav({ open }: { open: boolean }) {
             <NavLink to={r.path} end={false}>{r.nav!.label}</NavLink>
           </li>
         ))}
-        {externalNav.map((x) => (
-          <li key={x.href}>
-            <a href={x.href}>{x.label}</a>
-          </li>
-        ))}
       </ul>
       <div className="nav-user">
+        {/* the documentation is a utility link beside the account, so the sections keep one row at 1280 px */}
+        {externalNav.map((x) => (
+          <a key={x.href} className="nav-utility" href={x.href}>{x.label}</a>
+        ))}
         {session ? (
           <>
             <span className="nav-email" title={session.user.email}>{session.user.email}</span>
