@@ -99,15 +99,55 @@ export class GuideOverlay {
       svg.removeAttribute('aria-label');
       return;
     }
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', g.kind === 'plot' ? `Plot: horizontal axis ${g.x.title}, vertical axis ${g.y.title}` : `Groups by ${g.title}: ${g.labels.map((l) => l.text).join(', ')}`);
     const r = this.#renderer;
-    const vp = (x: number, y: number) => r.graphToViewport({ x, y });
+    svg.append(...this.#parts(g, (x, y) => r.graphToViewport({ x, y })));
+  }
+
+  /**
+   * The guides as SVG markup for a picture whose graph-to-picture mapping is `vp` (the SVG export fits the
+   * graph its own way, export/svg.ts); empty without guides.
+   */
+  markup(vp: (x: number, y: number) => { x: number; y: number }): string {
+    const g = this.#guides;
+    if (!g) return '';
+    const group = node('g', { 'data-guides': g.kind });
+    group.append(...this.#parts(g, vp));
+    return new XMLSerializer().serializeToString(group);
+  }
+
+  /**
+   * The guides as drawn on screen, as an image of the stage's size (CSS pixels) to lay over a PNG of the
+   * drawing (export/png.ts scales it with the picture); null without guides.
+   */
+  async image(): Promise<HTMLImageElement | null> {
+    if (!this.#guides) return null;
+    const { width, height } = this.#renderer.getDimensions();
+    const copy = this.#svg.cloneNode(true) as SVGSVGElement;
+    copy.removeAttribute('style');
+    copy.setAttribute('xmlns', SVG);
+    copy.setAttribute('width', String(width));
+    copy.setAttribute('height', String(height));
+    copy.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    // a blob: URL is of this page's origin, so the canvas it is drawn on stays readable (and CSP allows blob:)
+    const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(copy)], { type: 'image/svg+xml' }));
+    try {
+      const img = new Image(width, height);
+      img.src = url;
+      await img.decode();
+      return img;
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  }
+
+  #parts(g: Guides, vp: (x: number, y: number) => { x: number; y: number }): SVGElement[] {
     // a white halo keeps the text readable over edges
     const text = { 'font-size': FONT, 'font-family': 'Arial, sans-serif', fill: '#1f2937', stroke: '#ffffff', 'stroke-width': 3, 'paint-order': 'stroke', 'stroke-linejoin': 'round' };
     const line = { stroke: '#6b7280', 'stroke-width': 1 };
     const parts: SVGElement[] = [];
     if (g.kind === 'plot') {
-      svg.setAttribute('role', 'img');
-      svg.setAttribute('aria-label', `Plot: horizontal axis ${g.x.title}, vertical axis ${g.y.title}`);
       const corner = vp(g.min[0], g.min[1]);
       const baseY = corner.y + AXIS_GAP;
       const baseX = corner.x - AXIS_GAP;
@@ -148,8 +188,6 @@ export class GuideOverlay {
       const tx = baseX - 8 - widest - 8;
       parts.push(node('text', { ...text, 'font-weight': 'bold', x: tx, y: ty, 'text-anchor': 'middle', transform: `rotate(-90 ${tx} ${ty})`, 'data-axis-title': 'y' }, g.y.title));
     } else {
-      svg.setAttribute('role', 'img');
-      svg.setAttribute('aria-label', `Groups by ${g.title}: ${g.labels.map((l) => l.text).join(', ')}`);
       const centre = vp(0, 0);
       for (const l of g.labels) {
         const p = vp(l.x, l.y);
@@ -162,6 +200,6 @@ export class GuideOverlay {
         parts.push(titled(`${l.text}: ${l.count} nodes`, node('text', { ...text, fill: '#1e3a8a', 'font-weight': 'bold', x, y, 'text-anchor': anchor, 'data-group': l.text }, `${clip(l.text)} (${l.count})`)));
       }
     }
-    svg.append(...parts);
+    return parts;
   }
 }

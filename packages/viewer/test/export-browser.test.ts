@@ -9,7 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Download, Page } from 'playwright-core';
 import { MultiDirectedGraph } from 'graphology';
 import { parse as parseGexf } from 'graphology-gexf';
@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countColor, decodePng, type Image } from './png.ts';
-import { sdk, skipBrowser as skip, startBrowserEnv, viewerFrame, type BrowserEnv } from './helpers/browser-env.ts';
+import { sdk, skipBrowser as skip, startBrowserEnv, viewerDownload, viewerFrame, type BrowserEnv } from './helpers/browser-env.ts';
 import type { Inspect } from '../src/inspect.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
@@ -51,16 +51,8 @@ function crop(im: Image, x0: number, y0: number, w: number, h: number): Image {
 }
 
 /** Clicks an Export item; returns the download (from the download window the click opened) and its bytes. */
-async function download(page: Page, kind: string): Promise<{ d: Download; bytes: Buffer }> {
-  const f = page.frameLocator('#viewer iframe');
-  const popup = page.waitForEvent('popup');
-  await f.locator(`.nl-panel [data-export="${kind}"]`).click();
-  const win = await popup;
-  const d = await win.waitForEvent('download', { timeout: 30_000 });
-  const path = await d.path();
-  const bytes = readFileSync(path);
-  writeFileSync(new URL(`export-${d.suggestedFilename()}`, OUT), bytes);
-  return { d, bytes };
+function download(page: Page, kind: string): Promise<{ d: Download; bytes: Buffer }> {
+  return viewerDownload(page, `.nl-panel [data-export="${kind}"]`, { out: OUT, prefix: 'export-' });
 }
 
 test('each Export item downloads a file that parses and holds the visible network (sandbox flags as the spec)', { skip, timeout: 180_000 }, async () => {

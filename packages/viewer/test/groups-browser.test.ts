@@ -7,11 +7,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Download, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { decodePng } from './png.ts';
-import { skipBrowser as skip, startBrowserEnv, type BrowserEnv } from './helpers/browser-env.ts';
+import { skipBrowser as skip, startBrowserEnv, viewerDownload, type BrowserEnv } from './helpers/browser-env.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
 let env: BrowserEnv;
@@ -37,15 +37,8 @@ after(async () => {
   await env?.close();
 });
 
-async function download(page: Page, kind: string): Promise<{ d: Download; bytes: Buffer }> {
-  const f = page.frameLocator('#viewer iframe');
-  const popup = page.waitForEvent('popup');
-  await f.locator(`.nl-panel [data-groups-export="${kind}"]`).click();
-  const win = await popup;
-  const d = await win.waitForEvent('download', { timeout: 30_000 });
-  const bytes = readFileSync(await d.path());
-  writeFileSync(new URL(`groups-${d.suggestedFilename()}`, OUT), bytes);
-  return { d, bytes };
+function download(page: Page, kind: string): Promise<{ d: Download; bytes: Buffer }> {
+  return viewerDownload(page, `.nl-panel [data-groups-export="${kind}"]`, { out: OUT, prefix: 'groups-' });
 }
 
 test('Groups panel: heat map and table of the group report, values on hover; CSV, Excel and PNG downloads arrive', { skip, timeout: 180_000 }, async () => {

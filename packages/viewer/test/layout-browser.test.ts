@@ -10,7 +10,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
-import { sdk, skipBrowser as skip, startBrowserEnv, viewerFrame, type BrowserEnv, type Win } from './helpers/browser-env.ts';
+import { sdk, skipBrowser as skip, startBrowserEnv, viewerDownload, viewerFrame, type BrowserEnv, type Win } from './helpers/browser-env.ts';
+import { decodePng } from './png.ts';
 import type { Inspect } from '../src/inspect.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
@@ -191,6 +192,32 @@ test('Plot nodes orders nodes by the chosen numeric attribute; Stop ends a run',
   const v = rows.ticks.find((t) => t.text === 'V');
   assert.ok(valjean && v && Math.abs(valjean.y - v.y) < 25, `V header (${v?.y}) level with Valjean (${valjean?.y})`);
   await assertInside(page, 'svg[data-guides="plot"] text');
+
+  // The exports keep the axes: the SVG holds the titles and the ticks; the PNG (1×) has the x axis title's
+  // ink where the screen shows it (below the nodes, where nothing else is drawn)
+  const fl = page.frameLocator('#viewer iframe');
+  await fl.locator('.nl-menu-item[data-item="export"]').click();
+  await fl.locator('.nl-panel[data-item="export"]').waitFor();
+  const svg = (await viewerDownload(page, '.nl-panel [data-export="svg"]', { out: OUT, prefix: 'layout-plot-' })).bytes.toString('utf8');
+  assert.match(svg, /<text[^>]*data-axis-title="x"[^>]*>degree<\/text>/, 'the SVG has the x axis title');
+  assert.match(svg, /<text[^>]*data-axis-title="y"[^>]*>initial<\/text>/, 'the SVG has the y axis title');
+  assert.equal((svg.match(/data-tick="x"/g) ?? []).length, 3, 'the SVG has the x ticks');
+  const title = await f.evaluate(() => {
+    const t = document.querySelector('svg[data-guides="plot"] [data-axis-title="x"]')!.getBoundingClientRect();
+    const stage = document.querySelector('.nl-stage')!.getBoundingClientRect();
+    return { x: t.x - stage.x, y: t.y - stage.y, width: t.width, height: t.height, stage: stage.width };
+  });
+  await fl.locator('select[data-option="png-scale"]').selectOption('1');
+  const png = decodePng((await viewerDownload(page, '.nl-panel [data-export="png"]', { out: OUT, prefix: 'layout-plot-' })).bytes);
+  const k = png.width / title.stage;
+  let ink = 0;
+  for (let y = Math.floor(title.y * k); y < Math.ceil((title.y + title.height) * k); y++) {
+    for (let x = Math.floor(title.x * k); x < Math.ceil((title.x + title.width) * k); x++) {
+      const o = (y * png.width + x) * 4;
+      if (png.data[o] < 110 && png.data[o + 1] < 110 && png.data[o + 2] < 110) ink++;
+    }
+  }
+  assert.ok(ink > 15, `the PNG shows the x axis title where the screen does (${ink} dark pixels in its box)`);
 
   // A weighted run, stopped by the user.
   const p2 = await openLayout(page);

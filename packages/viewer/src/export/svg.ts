@@ -49,24 +49,30 @@ function shapeElement(shape: Shape | undefined, x: number, y: number, s: number,
 
 /**
  * `directed`: each edge ends in an arrowhead at the target's disc (one marker per edge colour, so the
- * head has its edge's colour). `legend`: an SVG group drawn last (export/legend.ts).
+ * head has its edge's colour). `legend`: an SVG group drawn last (export/legend.ts). `guides`: the axes or
+ * group names of the layout (guides.ts), drawn over the graph with the picture's own mapping; `padding`
+ * is the extra room they need on each side (px).
  */
-export function toSvg(opts: { nodes: SvgNode[]; edges: SvgEdge[]; width?: number; height?: number; background?: string; showEdges?: boolean; showLabels?: boolean; labelSize?: number; edgeColor?: string; directed?: boolean; legend?: (height: number) => string }): string {
+export function toSvg(opts: { nodes: SvgNode[]; edges: SvgEdge[]; width?: number; height?: number; background?: string; showEdges?: boolean; showLabels?: boolean; labelSize?: number; edgeColor?: string; directed?: boolean; legend?: (height: number) => string; guides?: (vp: (x: number, y: number) => { x: number; y: number }) => string; padding?: { left: number; right: number; top: number; bottom: number } }): string {
   const width = opts.width ?? 1000;
   const height = opts.height ?? 800;
   const pad = 40;
+  const room = opts.padding ?? { left: 0, right: 0, top: 0, bottom: 0 };
+  const [left, right, top, bottom] = [pad + room.left, pad + room.right, pad + room.top, pad + room.bottom];
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const n of opts.nodes) {
     minX = Math.min(minX, n.x); maxX = Math.max(maxX, n.x);
     minY = Math.min(minY, n.y); maxY = Math.max(maxY, n.y);
   }
   if (!Number.isFinite(minX)) minX = maxX = minY = maxY = 0;
-  const scale = Math.min((width - 2 * pad) / Math.max(maxX - minX, 1e-9), (height - 2 * pad) / Math.max(maxY - minY, 1e-9));
+  const innerW = Math.max(width - left - right, 1);
+  const innerH = Math.max(height - top - bottom, 1);
+  const scale = Math.min(innerW / Math.max(maxX - minX, 1e-9), innerH / Math.max(maxY - minY, 1e-9));
   const k = Number.isFinite(scale) && scale > 0 ? Math.min(scale, 1e6) : 1;
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
-  const px = (x: number) => width / 2 + (x - cx) * k;
-  const py = (y: number) => height / 2 - (y - cy) * k; // y up
+  const px = (x: number) => left + innerW / 2 + (x - cx) * k;
+  const py = (y: number) => top + innerH / 2 - (y - cy) * k; // y up
   const out: string[] = [];
   out.push(`<?xml version="1.0" encoding="UTF-8"?>`);
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`);
@@ -110,6 +116,8 @@ export function toSvg(opts: { nodes: SvgNode[]; edges: SvgEdge[]; width?: number
     for (const n of opts.nodes) if (n.label) out.push(`<text x="${r2(px(n.x) + n.size + 3)}" y="${r2(py(n.y) + size / 3)}">${escapeXml(n.label)}</text>`);
     out.push(`</g>`);
   }
+  const guides = opts.guides?.((x, y) => ({ x: px(x), y: py(y) }));
+  if (guides) out.push(guides);
   const legend = opts.legend?.(height);
   if (legend) out.push(legend);
   out.push(`</svg>`);

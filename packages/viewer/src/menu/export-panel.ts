@@ -10,6 +10,7 @@ import { renderPng } from '../export/png.ts';
 import { toSvg, type SvgNode } from '../export/svg.ts';
 import { workbookSheets } from '../export/workbook.ts';
 import { drawLegend, legendRows, svgLegend } from '../export/legend.ts';
+import type { GuideOverlay } from '../guides.ts';
 import { button, h, section, select, type PanelHost } from './kit.ts';
 import { toCsv, type Table } from './table.ts';
 
@@ -23,11 +24,14 @@ export class ExportPanel {
   scale = 2;
   /** PNG and SVG include the legend (on by default). */
   legend = true;
+  /** The layout's axes or group names (guides.ts): PNG and SVG draw them as the screen shows them. */
+  readonly guides: () => GuideOverlay | null;
 
-  constructor(host: PanelHost, pageUrl: string | URL, table: () => { table: Table; kind: 'nodes' | 'edges' }) {
+  constructor(host: PanelHost, pageUrl: string | URL, table: () => { table: Table; kind: 'nodes' | 'edges' }, guides: () => GuideOverlay | null = () => null) {
     this.host = host;
     this.pageUrl = pageUrl;
     this.table = table;
+    this.guides = guides;
   }
 
   fileName(ext: string): string {
@@ -41,7 +45,12 @@ export class ExportPanel {
     switch (kind) {
       case 'png': {
         const rows = this.#legendRows();
-        const blob = await renderPng(display.renderer, { scale: this.scale, background: engine.displaySettings.backgroundColor || '#ffffff', overlay: rows.length ? (g, size, k) => drawLegend(g, rows, size, k) : undefined });
+        const guides = (await this.guides()?.image()) ?? null;
+        const overlay = (g: CanvasRenderingContext2D, size: { width: number; height: number }, k: number) => {
+          if (guides) g.drawImage(guides, 0, 0, size.width, size.height);
+          if (rows.length) drawLegend(g, rows, size, k);
+        };
+        const blob = await renderPng(display.renderer, { scale: this.scale, background: engine.displaySettings.backgroundColor || '#ffffff', overlay: rows.length || guides ? overlay : undefined });
         if (!blob) throw new Error('the canvas could not be read');
         return { filename: this.fileName(this.scale === 1 ? 'png' : `${this.scale}x.png`), blob };
       }
@@ -101,7 +110,8 @@ export class ExportPanel {
       edges.push({ source: si, target: ti, color: d.color, size: d.size });
     });
     const rows = this.#legendRows();
-    return toSvg({ nodes, edges, background: engine.displaySettings.backgroundColor, showEdges: engine.displaySettings.showEdges, showLabels: drawing.labelMode !== 'none', labelSize: drawing.labelSize, directed: model.directed, legend: (height) => svgLegend(rows, height) });
+    const guides = this.guides();
+    return toSvg({ nodes, edges, background: engine.displaySettings.backgroundColor, showEdges: engine.displaySettings.showEdges, showLabels: drawing.labelMode !== 'none', labelSize: drawing.labelSize, directed: model.directed, legend: (height) => svgLegend(rows, height), guides: guides?.current ? (vp) => guides.markup(vp) : undefined, padding: guides?.padding() });
   }
 
   /** Runs one export from a click: the download window opens first (it needs the click), then gets the file. */

@@ -61,7 +61,7 @@ export class ExploreMenu implements PanelHost {
     this.metrics = new MetricsPanel(this);
     this.groups = new GroupsPanel(this);
     this.filter = new FilterPanel(this);
-    this.exports = new ExportPanel(this, ctx.downloadPageUrl, () => ({ table: this.tables.current(), kind: this.tables.state.kind }));
+    this.exports = new ExportPanel(this, ctx.downloadPageUrl, () => ({ table: this.tables.current(), kind: this.tables.state.kind }), () => this.layout.guides);
     this.tables.onCsv = () => this.exports.start('csv');
   }
 

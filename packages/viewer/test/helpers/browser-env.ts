@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type Download, type Frame, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { EVENT_NAMES } from '@netloom/protocol';
 import { testApp, type TestApp } from '../../../server/test/helpers/app.ts';
@@ -46,6 +46,21 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 export async function axeBuilder(page: Page): Promise<AxeBuilder> {
   for (const frame of page.frames()) await frame.evaluate(AXE_SOURCE);
   return new AxeBuilder({ page, axeSource: AXE_SOURCE });
+}
+
+/**
+ * Clicks an export button of the viewer (`selector` inside its frame) and receives the file from the
+ * download window the click opens (export/deliver.ts); with `keep` the bytes are also written to
+ * `keep.out` as `<prefix><file name>` for a person to look at.
+ */
+export async function viewerDownload(page: Page, selector: string, keep?: { out: URL; prefix: string }): Promise<{ d: Download; bytes: Buffer }> {
+  const popup = page.waitForEvent('popup');
+  await page.frameLocator('#viewer iframe').locator(selector).click();
+  const win = await popup;
+  const d = await win.waitForEvent('download', { timeout: 30_000 });
+  const bytes = readFileSync(await d.path());
+  if (keep) writeFileSync(new URL(`${keep.prefix}${d.suggestedFilename()}`, keep.out), bytes);
+  return { d, bytes };
 }
 
 export function freePort(): Promise<number> {
