@@ -240,6 +240,7 @@ for (const dialect of DIALECTS) {
         ['PUT', `/surveys/${s._id}/responses/E1`, { answers: {} }],
         ['DELETE', `/surveys/${s._id}/responses/E1`],
         ['POST', `/surveys/${s._id}/networks`, {}],
+        ['POST', `/surveys/${s._id}/compare`, {}],
       ];
       // every operation of the OpenAPI document under the new paths that takes an id is walked
       const doc = (await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json();

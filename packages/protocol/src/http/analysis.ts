@@ -46,13 +46,6 @@ export type GroupReport = Static<typeof GroupReportSchema>;
 
 
 
-/**
- * The node metric a comparison's "biggest movers" are ranked by when a client asks for one without choosing
- * (the web app's Compare page): change in total degree — who gained or lost the most ties. One name in the
- * contract, so no web or viewer file spells a metric id (docs/architecture.md "add a metric").
- */
-export const COMPARE_MOVERS_METRIC = 'totalDegree';
-
 export const NetworkCompareBody = Type.Object(
   {
     a: Type.String({ minLength: 1, maxLength: 200, description: 'The earlier network (its id).' }),

@@ -32,6 +32,7 @@ export * from './network.ts';
 export * from './network-files.ts';
 export * from './metric.ts';
 export * from './analysis.ts';
+export * from './analysis-options.ts';
 export * from './jobs.ts';
 export * from './viewer-jobs.ts';
 export * from './embed.ts';
