@@ -57,12 +57,21 @@ export interface MigrateResult {
  * Transient failures worth another attempt: SQLite busy (a concurrent runner), and PostgreSQL 3F000
  * "schema does not exist" — Kysely's table-existence check introspects every schema of the database
  * (`has_schema_privilege(nspname, …)`), which fails when another schema is dropped while it runs (other
- * test runs do that; our own schema is created before migrating and never dropped under us).
+ * test runs do that; our own schema is created before migrating and never dropped under us). The same
+ * introspection meets 42P01 "relation <other schema>.<table> does not exist" when it lists a table of a
+ * schema that is being dropped (seen in a clean-clone run): transient too, but only for another schema's
+ * relation — a missing table of our own schema is a real error.
  */
-function isTransient(err: unknown): boolean {
+function isTransient(err: unknown, schema: string | undefined): boolean {
   const errcode = (err as { errcode?: number } | null)?.errcode;
   if (typeof errcode === 'number' && (errcode & 0xff) === 5) return true; // SQLITE_BUSY and its extended codes
-  return (err as { code?: unknown } | null)?.code === '3F000';
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '3F000') return true;
+  if (code === '42P01' && schema) {
+    const other = /relation "([^".]+)\./.exec(err instanceof Error ? err.message : '')?.[1];
+    return other !== undefined && other !== schema;
+  }
+  return false;
 }
 
 /** Brings the schema to the latest version. Throws on failure (with the failing migration named). */
@@ -75,7 +84,7 @@ export async function migrate(db: Kysely<Database>): Promise<MigrateResult> {
   let result: MigrationResultSet | undefined;
   for (let attempt = 0; ; attempt++) {
     result = await migrator.migrateToLatest();
-    if (!result.error || !isTransient(result.error) || attempt >= 20) break;
+    if (!result.error || !isTransient(result.error, schema) || attempt >= 20) break;
     await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
   }
   const failed = result.results?.find((r) => r.status === 'Error');
