@@ -50,6 +50,7 @@ import { incrementWindow, pruneWindows } from '../src/store/rate-limits.ts';
 import { getMeta, setMeta } from '../src/store/meta.ts';
 import { newId } from '../src/domain/ids.ts';
 import { openTestDatabase, testDialects, type TestDatabase } from './helpers/db.ts';
+import { schemaAndSnapshot } from './helpers/schema.ts';
 
 const now = () => new Date().toISOString();
 
@@ -101,6 +102,11 @@ for (const { dialect, skip } of await testDialects()) {
         const r = await sql<{ s: string }>`select current_schema() as s`.execute(t.db);
         assert.equal(r.rows[0].s, t.schema, 'search_path points at the run schema');
       }
+    });
+
+    test('migrations produce exactly the pinned schema (helpers/schema.ts)', async () => {
+      const { actual, pinned } = await schemaAndSnapshot(t);
+      assert.equal(actual, pinned);
     });
 
     test('users: insert, lookups, unique e-mail, update, count', async () => {

@@ -4,127 +4,84 @@
  * network (grants, sessions and through them tokens, views) goes with it (ON DELETE CASCADE,
  * docs/spec/decisions.md §3); everything of an organization goes with the organization.
  */
-import type { Kysely } from 'kysely';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { createTable, dropTables, id, index, key, notNull, nullable, ref, text, timestamps, uniqueIndex, withDefault, type AnyDb } from './tables.ts';
 
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema
-    .createTable('embed_settings')
-    .addColumn('org_id', 'text', (c) => c.primaryKey().references('organizations.id').onDelete('cascade'))
-    .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('seats', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('allowed_origins', 'text', (c) => c.notNull().defaultTo('[]'))
-    .addColumn('all_owned_networks', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('disclosure_accepted_at', 'text')
-    .addColumn('disclosure_accepted_by', 'text')
-    .addColumn('limits', 'text', (c) => c.notNull().defaultTo('{}'))
-    .addColumn('modified', 'text', (c) => c.notNull())
-    .execute();
+  await createTable(db, 'embed_settings', [
+    ref('org_id', 'organizations', { primaryKey: true }),
+    withDefault('enabled', 'integer', 0),
+    withDefault('seats', 'integer', 0),
+    withDefault('allowed_origins', 'text', '[]'),
+    withDefault('all_owned_networks', 'integer', 1),
+    nullable('text', 'disclosure_accepted_at', 'disclosure_accepted_by'),
+    withDefault('limits', 'text', '{}'),
+    text('modified'),
+  ]);
 
-  await db.schema
-    .createTable('embed_networks')
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('network_id', 'text', (c) => c.notNull().references('networks.id').onDelete('cascade'))
-    .addColumn('created', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('embed_networks_pk', ['org_id', 'network_id'])
-    .execute();
-  await db.schema.createIndex('embed_networks_network_ix').on('embed_networks').column('network_id').execute();
+  await createTable(db, 'embed_networks', [ref('org_id', 'organizations'), ref('network_id', 'networks'), text('created')], {
+    primaryKey: ['org_id', 'network_id'],
+    indexes: [index('embed_networks_network_ix', 'network_id')],
+  });
 
-  await db.schema
-    .createTable('embed_users')
-    .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('external_id', 'text', (c) => c.notNull())
-    .addColumn('chat_access', 'text', (c) => c.notNull())
-    .addColumn('org_permission', 'text', (c) => c.notNull())
-    .addColumn('read_only', 'integer', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('created', 'text', (c) => c.notNull())
-    .addColumn('modified', 'text', (c) => c.notNull())
-    .addColumn('last_active_at', 'text')
-    .addColumn('deactivated_at', 'text')
-    .execute();
-  await db.schema.createIndex('embed_users_ext_uq').on('embed_users').columns(['org_id', 'external_id']).unique().execute();
-  await db.schema.createIndex('embed_users_status_ix').on('embed_users').columns(['org_id', 'status', 'created']).execute();
+  await createTable(db, 'embed_users', [
+    ref('user_id', 'users', { primaryKey: true }),
+    ref('org_id', 'organizations'),
+    text('external_id', 'chat_access', 'org_permission'),
+    notNull('integer', 'read_only'),
+    text('status'),
+    timestamps,
+    nullable('text', 'last_active_at', 'deactivated_at'),
+  ], {
+    indexes: [uniqueIndex('embed_users_ext_uq', 'org_id', 'external_id'), index('embed_users_status_ix', 'org_id', 'status', 'created')],
+  });
 
-  await db.schema
-    .createTable('embed_grants')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('network_id', 'text', (c) => c.notNull().references('networks.id').onDelete('cascade'))
-    .addColumn('permission', 'text', (c) => c.notNull())
-    .addColumn('created', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('embed_grants_pk', ['user_id', 'network_id'])
-    .execute();
-  await db.schema.createIndex('embed_grants_network_ix').on('embed_grants').column('network_id').execute();
+  await createTable(db, 'embed_grants', [ref('user_id', 'users'), ref('network_id', 'networks'), text('permission', 'created')], {
+    primaryKey: ['user_id', 'network_id'],
+    indexes: [index('embed_grants_network_ix', 'network_id')],
+  });
 
-  await db.schema
-    .createTable('embed_sessions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('network_id', 'text', (c) => c.notNull().references('networks.id').onDelete('cascade'))
-    .addColumn('origin', 'text', (c) => c.notNull())
-    .addColumn('ui', 'text', (c) => c.notNull())
-    .addColumn('header', 'text', (c) => c.notNull())
-    .addColumn('max_minutes', 'integer', (c) => c.notNull())
-    .addColumn('created', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('last_activity_at', 'text', (c) => c.notNull())
-    .addColumn('ended_at', 'text')
-    .addColumn('ended_reason', 'text')
-    .execute();
-  await db.schema.createIndex('embed_sessions_org_ix').on('embed_sessions').columns(['org_id', 'ended_at']).execute();
-  await db.schema.createIndex('embed_sessions_user_ix').on('embed_sessions').column('user_id').execute();
-  await db.schema.createIndex('embed_sessions_network_ix').on('embed_sessions').column('network_id').execute();
+  await createTable(db, 'embed_sessions', [
+    id,
+    ref('org_id', 'organizations'),
+    ref('user_id', 'users'),
+    ref('network_id', 'networks'),
+    text('origin', 'ui', 'header'),
+    notNull('integer', 'max_minutes'),
+    text('created', 'expires_at', 'last_activity_at'),
+    nullable('text', 'ended_at', 'ended_reason'),
+  ], {
+    indexes: [
+      index('embed_sessions_org_ix', 'org_id', 'ended_at'),
+      index('embed_sessions_user_ix', 'user_id'),
+      index('embed_sessions_network_ix', 'network_id'),
+    ],
+  });
 
-  await db.schema
-    .createTable('embed_tokens')
-    .addColumn('hash', 'text', (c) => c.primaryKey())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('session_id', 'text', (c) => c.notNull().references('embed_sessions.id').onDelete('cascade'))
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('used_at', 'text')
-    .execute();
-  await db.schema.createIndex('embed_tokens_session_ix').on('embed_tokens').column('session_id').execute();
-  await db.schema.createIndex('embed_tokens_expiry_ix').on('embed_tokens').column('expires_at').execute();
+  await createTable(db, 'embed_tokens', [key('hash'), text('kind'), ref('session_id', 'embed_sessions'), text('expires_at'), nullable('text', 'used_at')], {
+    indexes: [index('embed_tokens_session_ix', 'session_id'), index('embed_tokens_expiry_ix', 'expires_at')],
+  });
 
-  await db.schema
-    .createTable('embed_locks')
-    .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .execute();
+  await createTable(db, 'embed_locks', [key('key'), text('expires_at')]);
 
-  await db.schema
-    .createTable('embed_views')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('network_id', 'text', (c) => c.notNull().references('networks.id').onDelete('cascade'))
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('data', 'text', (c) => c.notNull())
-    .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('created', 'text', (c) => c.notNull())
-    .addColumn('modified', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('embed_views_network_ix').on('embed_views').columns(['network_id', 'created']).execute();
+  await createTable(db, 'embed_views', [
+    id,
+    ref('network_id', 'networks'),
+    text('name'),
+    withDefault('description', 'text', ''),
+    text('data'),
+    ref('created_by', 'users', { nullable: true, onDelete: 'set null' }),
+    timestamps,
+  ], { indexes: [index('embed_views_network_ix', 'network_id', 'created')] });
 
-  await db.schema
-    .createTable('embed_audit')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('at', 'text', (c) => c.notNull())
-    .addColumn('actor_kind', 'text', (c) => c.notNull())
-    .addColumn('actor_id', 'text', (c) => c.notNull())
-    .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('target', 'text')
-    .addColumn('details', 'text', (c) => c.notNull().defaultTo('{}'))
-    .execute();
-  await db.schema.createIndex('embed_audit_org_ix').on('embed_audit').columns(['org_id', 'at']).execute();
+  await createTable(db, 'embed_audit', [
+    id,
+    ref('org_id', 'organizations'),
+    text('at', 'actor_kind', 'actor_id', 'action'),
+    nullable('text', 'target'),
+    withDefault('details', 'text', '{}'),
+  ], { indexes: [index('embed_audit_org_ix', 'org_id', 'at')] });
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  for (const t of ['embed_audit', 'embed_views', 'embed_locks', 'embed_tokens', 'embed_sessions', 'embed_grants', 'embed_users', 'embed_networks', 'embed_settings']) {
-    await db.schema.dropTable(t).ifExists().execute();
-  }
+  await dropTables(db, 'embed_audit', 'embed_views', 'embed_locks', 'embed_tokens', 'embed_sessions', 'embed_grants', 'embed_users', 'embed_networks', 'embed_settings');
 }

@@ -14,11 +14,9 @@
  * of the transaction is taken (so the shared counter row cannot take part in a lock-order deadlock),
  * and it becomes visible atomically with the change.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { dialectOf } from '../db.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './tables.ts';
 
 /** Credential columns whose change alters a principal (everything but last_used_at). */
 const CREDENTIAL_COLUMNS = ['kind', 'user_id', 'org_id', 'name', 'prefix', 'secret_hash', 'scopes', 'created', 'revoked_at'];

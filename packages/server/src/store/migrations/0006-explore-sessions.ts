@@ -4,16 +4,13 @@
  * read-only, signed out allowed), with the user's `access` at opening ('owner' | 'edit' | 'read';
  * re-checked on every viewer request). Existing rows are 'embed' (managed users).
  */
-import type { Kysely } from 'kysely';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { createIndexes, index, type AnyDb } from './tables.ts';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('embed_sessions').addColumn('mode', 'text', (c) => c.notNull().defaultTo('embed')).execute();
   await db.schema.alterTable('embed_sessions').addColumn('web_session_id', 'text').execute();
   await db.schema.alterTable('embed_sessions').addColumn('access', 'text').execute();
-  await db.schema.createIndex('embed_sessions_web_session_ix').on('embed_sessions').column('web_session_id').execute();
+  await createIndexes(db, 'embed_sessions', [index('embed_sessions_web_session_ix', 'web_session_id')]);
 }
 
 export async function down(db: AnyDb): Promise<void> {

@@ -4,15 +4,12 @@
  * marks a job whose node values are answered, not written to the stored network (a viewer run on a
  * network the session may only view, like its synchronous metric call).
  */
-import type { Kysely } from 'kysely';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { createIndexes, index, type AnyDb } from './tables.ts';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('metric_jobs').addColumn('session_id', 'text').execute();
   await db.schema.alterTable('metric_jobs').addColumn('write_back', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-  await db.schema.createIndex('metric_jobs_session_ix').on('metric_jobs').columns(['session_id', 'created_at']).execute();
+  await createIndexes(db, 'metric_jobs', [index('metric_jobs_session_ix', 'session_id', 'created_at')]);
 }
 
 export async function down(db: AnyDb): Promise<void> {

@@ -8,15 +8,13 @@
  * Existing networks: marked with the owner's organization only when created after the owner joined it
  * (the membership's `created`), so nothing a person brought along becomes the organization's.
  */
-import { sql, type Kysely } from 'kysely';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { sql } from 'kysely';
+import { createIndexes, index, type AnyDb } from './tables.ts';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('networks').addColumn('org_id', 'text').execute();
   await sql`update networks set org_id = (select m.org_id from memberships m where m.user_id = networks.owner_id and m.created <= networks.created)`.execute(db);
-  await db.schema.createIndex('networks_org_ix').on('networks').columns(['org_id', 'created']).execute();
+  await createIndexes(db, 'networks', [index('networks_org_ix', 'org_id', 'created')]);
 }
 
 export async function down(db: AnyDb): Promise<void> {

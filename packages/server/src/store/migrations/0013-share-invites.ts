@@ -5,21 +5,13 @@
  * (`network_shares`) when an account with that e-mail is created. So the share answer is the same
  * whether the address has an account or not.
  */
-import type { Kysely } from 'kysely';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { createTable, index, ref, text, type AnyDb } from './tables.ts';
 
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema
-    .createTable('network_share_invites')
-    .addColumn('network_id', 'text', (c) => c.notNull().references('networks.id').onDelete('cascade'))
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('permission', 'text', (c) => c.notNull())
-    .addColumn('created', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('network_share_invites_pk', ['network_id', 'email'])
-    .execute();
-  await db.schema.createIndex('network_share_invites_email_ix').on('network_share_invites').column('email').execute();
+  await createTable(db, 'network_share_invites', [ref('network_id', 'networks'), text('email', 'permission', 'created')], {
+    primaryKey: ['network_id', 'email'],
+    indexes: [index('network_share_invites_email_ix', 'email')],
+  });
 }
 
 export async function down(db: AnyDb): Promise<void> {

@@ -5,25 +5,15 @@
  * (provenance, shown in `GET /surveys/:id`), and whether the survey was still collecting (preliminary).
  * The group report and compare read it to honour the survey's minimum group size (§11).
  */
-import type { Kysely } from 'kysely';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { createTable, dropTables, index, notNull, text, type AnyDb } from './tables.ts';
 
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema
-    .createTable('survey_networks')
-    .addColumn('survey_id', 'text', (c) => c.notNull())
-    .addColumn('question', 'text', (c) => c.notNull())
-    .addColumn('network_id', 'text', (c) => c.notNull())
-    .addColumn('options', 'text', (c) => c.notNull())
-    .addColumn('preliminary', 'integer', (c) => c.notNull())
-    .addColumn('generated_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('survey_networks_pk', ['survey_id', 'question'])
-    .execute();
-  await db.schema.createIndex('survey_networks_network_ix').on('survey_networks').column('network_id').execute();
+  await createTable(db, 'survey_networks', [text('survey_id', 'question', 'network_id', 'options'), notNull('integer', 'preliminary'), text('generated_at')], {
+    primaryKey: ['survey_id', 'question'],
+    indexes: [index('survey_networks_network_ix', 'network_id')],
+  });
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  await db.schema.dropTable('survey_networks').ifExists().execute();
+  await dropTables(db, 'survey_networks');
 }

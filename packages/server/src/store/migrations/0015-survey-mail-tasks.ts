@@ -6,25 +6,19 @@
  * pass is done; a worker that dies leaves the lease to lapse and another takes the row. Who got which
  * message is not here: the delivery table's atomic claim per (survey, person, step) is the once-guarantee.
  */
-import type { Kysely } from 'kysely';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { createTable, dropTables, id, index, notNull, nullable, text, withDefault, type AnyDb } from './tables.ts';
 
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema
-    .createTable('survey_mail_tasks')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('survey_id', 'text', (c) => c.notNull())
-    .addColumn('step', 'text', (c) => c.notNull())
-    .addColumn('queued_at', 'bigint', (c) => c.notNull())
-    .addColumn('worker_id', 'text')
-    .addColumn('lease_until', 'bigint')
-    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema.createIndex('survey_mail_tasks_queued_ix').on('survey_mail_tasks').column('queued_at').execute();
+  await createTable(db, 'survey_mail_tasks', [
+    id,
+    text('survey_id', 'step'),
+    notNull('bigint', 'queued_at'),
+    nullable('text', 'worker_id'),
+    nullable('bigint', 'lease_until'),
+    withDefault('attempts', 'integer', 0),
+  ], { indexes: [index('survey_mail_tasks_queued_ix', 'queued_at')] });
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  await db.schema.dropTable('survey_mail_tasks').ifExists().execute();
+  await dropTables(db, 'survey_mail_tasks');
 }
