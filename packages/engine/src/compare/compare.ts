@@ -26,8 +26,9 @@
 import { buildGraph } from '../graph/build.ts';
 import type { Graph } from '../graph/csr.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
-import { resolveWeightAttribute, runMetric, getMetric, resolveParams } from '../metrics/run.ts';
-import { groupOfNodes, groupReportOf, refuseInfiniteSums, type GroupRow } from '../metrics/groups.ts';
+import { resolveWeightAttribute, prepareRun, getMetric, resolveParams } from '../metrics/run.ts';
+import type { NodeValues } from '../metrics/types.ts';
+import { groupOfNodes, groupReportOf, refuseInfiniteSums, type GroupReport, type GroupRow } from '../metrics/groups.ts';
 import { invalidArgsOf, type ProblemItem } from '../errors.ts';
 
 export interface CompareParams {
@@ -87,6 +88,105 @@ export function checkCompareMetrics(ids: string[]): void {
 
 const sub = (a: number | null | undefined, b: number | null | undefined) => (typeof a === 'number' && typeof b === 'number' ? b - a : null);
 
+/** A node metric's value per node of one side (node order), null where the metric gave none. */
+export type SideValues = (number | string | null)[];
+
+/**
+ * One side of a compare, prepared on its own (so the two sides can be prepared on two threads at once:
+ * pool/pool.ts): the node ids, the merged ties as sorted CSR rows (compare's graph: directed when both
+ * networks are, self-loops dropped, weights as `metricEdgeWeights` says), the first attribute of each
+ * requested metric per node, and the side's group report. Plain data and typed arrays only.
+ *
+ * `failure`: the side's first error, with the stage it came from (0 the graph, 1 + i metric i, then the
+ * group report); the side stops there. `compareDigests` throws the error of the earliest stage, side a
+ * before side b, which is the error the one-pass order (graph a, graph b, metrics, group reports) meets first.
+ */
+export interface CompareDigest<E = unknown> {
+  ids: string[];
+  /** The network's own node and edge counts (the answer's `meta`). */
+  nodeCount: number;
+  edgeCount: number;
+  off: Int32Array;
+  adj: Int32Array;
+  w: Float64Array;
+  metrics: SideValues[];
+  report: GroupReport | null;
+  failure: { stage: number; error: E } | null;
+}
+
+/**
+ * A node metric run with its default parameters on the network as its own `isDirected` says, exactly as
+ * `POST /metrics/nodes/<id>` with `networkJSON` would (runMetric): the values of its first attribute
+ * (`Hubs` for HITS) in node order, or null when it gives none. The values stay in node order instead of
+ * runMetric's object by id (100,000 keys cost more than the metric itself).
+ */
+function firstAttribute(id: string, network: NetworkJSON, directed: boolean): NodeValues | null {
+  const run = prepareRun(id, network, directed, {}, Infinity);
+  if (run.metric.kind !== 'node') return null;
+  const values = run.metric.run(run.ctx).values;
+  const attrs = Object.keys(values);
+  const name = run.metric.attributes.length > 0 && values[run.metric.attributes[0]] ? run.metric.attributes[0] : attrs[0];
+  return name === undefined ? null : values[name];
+}
+
+/** Prepares one side (see CompareDigest); `directed` is the compare's (both networks directed). */
+export function digestSide(side: CompareSide, directed: boolean, params: CompareParams, checkpoint: () => void = () => {}): CompareDigest {
+  const network = side.network;
+  const empty = new Int32Array(0);
+  const digest: CompareDigest = { ids: [], nodeCount: network.nodes.length, edgeCount: network.edges?.length ?? 0, off: empty, adj: empty, w: new Float64Array(0), metrics: [], report: null, failure: null };
+  const mew = params.metricEdgeWeights ?? true;
+  let g: Graph;
+  let weight: string | null;
+  try {
+    weight = mew === false ? null : resolveWeightAttribute(mew, network);
+    g = buildGraph(network, { directed, weight, selfLoops: false });
+  } catch (error) {
+    digest.failure = { stage: 0, error };
+    return digest;
+  }
+  checkpoint();
+  const ids = g.ids;
+  Object.assign(digest, { ids, off: g.outOff, adj: g.outAdj, w: g.outW });
+  const metrics = params.metrics ?? [];
+  for (let i = 0; i < metrics.length; i++) {
+    const id = metrics[i];
+    let values: NodeValues | null;
+    try {
+      if (i === 0) checkCompareMetrics(metrics);
+      values = firstAttribute(id, network, side.directed);
+    } catch (error) {
+      digest.failure = { stage: 1 + i, error };
+      return digest;
+    }
+    checkpoint();
+    const out: SideValues = new Array<number | string | null>(ids.length);
+    for (let v = 0; v < ids.length; v++) {
+      const x = values === null ? null : values[v];
+      // as runMetric's answer by id (mapToIds): no value, null and non-finite numbers are absent
+      out[v] = x === undefined || x === null || (typeof x === 'number' && !Number.isFinite(x)) ? null : x;
+    }
+    digest.metrics.push(out);
+  }
+  if (params.attribute !== undefined) {
+    try {
+      const { names, of } = groupOfNodes(network, params.attribute);
+      digest.report = refuseInfiniteSums(groupReportOf(g, params.attribute, names, of, params.minGroupSize ?? 1), network, weight);
+    } catch (error) {
+      digest.failure = { stage: 1 + metrics.length, error };
+      return digest;
+    }
+  }
+  return digest;
+}
+
+/** The error a compare of these two sides fails with (earliest stage, side a first), or null. */
+export function firstFailure<E>(a: CompareDigest<E>, b: CompareDigest<E>): E | null {
+  const fa = a.failure;
+  const fb = b.failure;
+  if (fa && (!fb || fa.stage <= fb.stage)) return fa.error;
+  return fb ? fb.error : null;
+}
+
 /** Index of each node of `from` in `to` (by id string form), -1 when absent. */
 function mapNodes(from: string[], toIndex: Map<string, number>): Int32Array {
   const out = new Int32Array(from.length);
@@ -94,11 +194,16 @@ function mapNodes(from: string[], toIndex: Map<string, number>): Int32Array {
   return out;
 }
 
-/** Position of v in u's sorted row of g, or -1 (rows are sorted by neighbour index: csr.ts). */
-function findArc(g: Graph, u: number, v: number): number {
-  let lo = g.outOff[u];
-  let hi = g.outOff[u + 1] - 1;
-  const adj = g.outAdj;
+function indexOf(ids: string[]): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let i = 0; i < ids.length; i++) index.set(ids[i], i);
+  return index;
+}
+
+/** Position of v in u's sorted row, or -1 (rows are sorted by neighbour index: csr.ts). */
+function findArc(off: Int32Array, adj: Int32Array, u: number, v: number): number {
+  let lo = off[u];
+  let hi = off[u + 1] - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const x = adj[mid];
@@ -109,35 +214,17 @@ function findArc(g: Graph, u: number, v: number): number {
   return -1;
 }
 
-/** Calls f(u, v, p) once per tie of g (undirected: u < v by index; self-loops skipped). */
-function eachTie(g: Graph, f: (u: number, v: number, p: number) => void): void {
-  for (let u = 0; u < g.n; u++) {
-    for (let p = g.outOff[u]; p < g.outOff[u + 1]; p++) {
-      const v = g.outAdj[p];
-      if (v === u || (!g.directed && v < u)) continue;
-      f(u, v, p);
-    }
-  }
-}
-
-export function compareNetworks(a: CompareSide, b: CompareSide, params: CompareParams, checkpoint: () => void = () => {}): CompareResult {
-  const directed = a.directed && b.directed;
-  const mew = params.metricEdgeWeights ?? true;
-  const weightOf = (net: NetworkJSON) => (mew === false ? null : resolveWeightAttribute(mew, net));
-  const wa = weightOf(a.network);
-  const wb = weightOf(b.network);
-  const ga = buildGraph(a.network, { directed, weight: wa, selfLoops: false });
-  checkpoint();
-  const gb = buildGraph(b.network, { directed, weight: wb, selfLoops: false });
-  checkpoint();
-  const idsA = ga.ids;
-  const idsB = gb.ids;
-  const indexA = new Map<string, number>();
-  for (let i = 0; i < idsA.length; i++) indexA.set(idsA[i], i);
-  const indexB = new Map<string, number>();
-  for (let i = 0; i < idsB.length; i++) indexB.set(idsB[i], i);
-  const aToB = mapNodes(idsA, indexB);
-  const bToA = mapNodes(idsB, indexA);
+/**
+ * The comparison of two prepared sides (digestSide with the same `directed` and params). Throws the
+ * first failure of the sides (firstFailure) before anything else.
+ */
+export function compareDigests(a: CompareDigest, b: CompareDigest, directed: boolean, params: CompareParams, checkpoint: () => void = () => {}): CompareResult {
+  const failure = firstFailure(a, b);
+  if (failure !== null) throw failure;
+  const idsA = a.ids;
+  const idsB = b.ids;
+  const aToB = mapNodes(idsA, indexOf(idsB));
+  const bToA = mapNodes(idsB, indexOf(idsA));
   const left: string[] = [];
   let kept = 0;
   for (let i = 0; i < idsA.length; i++) {
@@ -151,70 +238,63 @@ export function compareNetworks(a: CompareSide, b: CompareSide, params: CompareP
   const removed: [string, string][] = [];
   const weightChanged: [string, string, number, number][] = [];
   let tiesKept = 0;
-  eachTie(ga, (u, v, p) => {
+  // every tie once (undirected: u < v by index; self-loops are not in the rows)
+  for (let u = 0; u < idsA.length; u++) {
     const bu = aToB[u];
-    const bv = aToB[v];
-    const q = bu >= 0 && bv >= 0 ? findArc(gb, bu, bv) : -1;
-    if (q < 0) {
-      removed.push(pair(idsA[u], idsA[v]));
-      return;
+    for (let p = a.off[u]; p < a.off[u + 1]; p++) {
+      const v = a.adj[p];
+      if (v === u || (!directed && v < u)) continue;
+      const bv = aToB[v];
+      const q = bu >= 0 && bv >= 0 ? findArc(b.off, b.adj, bu, bv) : -1;
+      if (q < 0) {
+        removed.push(pair(idsA[u], idsA[v]));
+        continue;
+      }
+      tiesKept++;
+      const before = a.w[p];
+      const after = b.w[q];
+      if (before !== after) {
+        const [x, y] = pair(idsA[u], idsA[v]);
+        weightChanged.push([x, y, before, after]);
+      }
     }
-    tiesKept++;
-    const before = ga.outW[p];
-    const after = gb.outW[q];
-    if (before !== after) {
-      const [x, y] = pair(idsA[u], idsA[v]);
-      weightChanged.push([x, y, before, after]);
-    }
-  });
+  }
   checkpoint();
   const added: [string, string][] = [];
-  eachTie(gb, (u, v) => {
+  for (let u = 0; u < idsB.length; u++) {
     const au = bToA[u];
-    const av = bToA[v];
-    if (au < 0 || av < 0 || findArc(ga, au, av) < 0) added.push(pair(idsB[u], idsB[v]));
-  });
+    for (let p = b.off[u]; p < b.off[u + 1]; p++) {
+      const v = b.adj[p];
+      if (v === u || (!directed && v < u)) continue;
+      const av = bToA[v];
+      if (au < 0 || av < 0 || findArc(a.off, a.adj, au, av) < 0) added.push(pair(idsB[u], idsB[v]));
+    }
+  }
   checkpoint();
   const result: CompareResult = { directed, nodes: { joined, left, kept }, ties: { added, removed, kept: tiesKept, weightChanged } };
 
-  if (params.metrics && params.metrics.length > 0) {
-    checkCompareMetrics(params.metrics);
+  const metrics = params.metrics ?? [];
+  if (metrics.length > 0) {
     const out: NonNullable<CompareResult['metrics']> = {};
-    for (const id of params.metrics) {
-      const first = (side: CompareSide) => {
-        const run = runMetric({ metric: id, network: side.network, networkDirected: side.directed, params: {} });
-        checkpoint();
-        if (run.kind !== 'node') return {};
-        const attrs = Object.keys(run.values);
-        const metric = getMetric(id);
-        const name = metric.kind === 'node' && metric.attributes.length > 0 && run.values[metric.attributes[0]] ? metric.attributes[0] : attrs[0];
-        return name === undefined ? {} : run.values[name];
-      };
-      const va = first(a);
-      const vb = first(b);
+    metrics.forEach((id, m) => {
+      const va = a.metrics[m];
+      const vb = b.metrics[m];
       const perNode: Record<string, { a: number | string | null; b: number | string | null; delta: number | null }> = Object.create(null) as Record<string, never>;
-      const put = (id2: string) => {
+      const put = (id2: string, x: number | string | null, y: number | string | null) => {
         if (Object.hasOwn(perNode, id2)) return;
-        const x = Object.hasOwn(va, id2) ? va[id2] : null;
-        const y = Object.hasOwn(vb, id2) ? vb[id2] : null;
         const entry = { a: x, b: y, delta: typeof x === 'number' && typeof y === 'number' ? y - x : null };
         Object.defineProperty(perNode, id2, { value: entry, enumerable: true, writable: true, configurable: true });
       };
-      for (const id2 of idsA) put(id2);
-      for (const id2 of idsB) put(id2);
+      for (let i = 0; i < idsA.length; i++) put(idsA[i], va[i], aToB[i] >= 0 ? vb[aToB[i]] : null);
+      for (let j = 0; j < idsB.length; j++) put(idsB[j], bToA[j] >= 0 ? va[bToA[j]] : null, vb[j]);
       out[id] = perNode;
-    }
+    });
     result.metrics = out;
   }
 
   if (params.attribute !== undefined) {
-    const k = params.minGroupSize ?? 1;
-    const report = (side: CompareSide, g: Graph) => {
-      const { names, of } = groupOfNodes(side.network, params.attribute as string);
-      return refuseInfiniteSums(groupReportOf(g, params.attribute as string, names, of, k), side.network, side === a ? wa : wb);
-    };
-    const ra = report(a, ga);
-    const rb = report(b, gb);
+    const ra = a.report as GroupReport;
+    const rb = b.report as GroupReport;
     const rowsA = new Map(ra.groups.map((r) => [r.value, r]));
     const rowsB = new Map(rb.groups.map((r) => [r.value, r]));
     const values = [...ra.groups.map((r) => r.value), ...rb.groups.map((r) => r.value).filter((v) => !rowsA.has(v))];
@@ -227,4 +307,12 @@ export function compareNetworks(a: CompareSide, b: CompareSide, params: CompareP
     result.suppressed = { a: ra.suppressed, b: rb.suppressed };
   }
   return result;
+}
+
+/** The whole compare on one thread: both sides prepared, then compared (the definition the tests hold). */
+export function compareNetworks(a: CompareSide, b: CompareSide, params: CompareParams, checkpoint: () => void = () => {}): CompareResult {
+  const directed = a.directed && b.directed;
+  const da = digestSide(a, directed, params, checkpoint);
+  const db = digestSide(b, directed, params, checkpoint);
+  return compareDigests(da, db, directed, params, checkpoint);
 }

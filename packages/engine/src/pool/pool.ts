@@ -17,7 +17,8 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { EngineError } from '../errors.ts';
 import type { RequestLimits } from './request.ts';
-import { fromWire, WorkerFailure, type CompareTask, type RunReply, type RunTask, type TaskNetwork } from './protocol.ts';
+import { fromWire, WorkerFailure, type CompareDiffTask, type CompareSideTask, type CompareTask, type RunReply, type RunTask, type TaskNetwork } from './protocol.ts';
+import { firstFailure } from '../compare/compare.ts';
 import { parallelMetric } from './shard.ts';
 
 export interface MetricPoolOptions {
@@ -59,7 +60,7 @@ export interface MetricJob {
 /** The kind of task a job runs: the whole metric, one shard of a split source loop, or the finish of one. */
 type JobPhase = { phase: 'whole' } | { phase: 'partial'; index: number; count: number } | { phase: 'finish'; partials: Float64Array[] };
 
-export type JobResult = Exclude<RunReply, { ok: false } | { kind: 'partial' }>;
+export type JobResult = Exclude<RunReply, { ok: false } | { kind: 'partial' } | { kind: 'compareSide' }>;
 
 /** The queue is full: the caller should answer 429 with `Retry-After`. Duck-types as a problem error. */
 export class PoolBusyError extends Error {
@@ -146,20 +147,37 @@ export class MetricPool {
    */
   async runFinish(job: MetricJob, summed: Float64Array[], computeStartedAt?: number): Promise<JobResult> {
     const reply = await this.admit(job, (deadline, signal) => this.single(job, { phase: 'finish', partials: summed, ...(computeStartedAt !== undefined ? { computeStartedAt } : {}) }, deadline, signal, null));
-    if (reply.kind === 'partial') throw new WorkerFailure('unexpected partial reply');
+    if (reply.kind === 'partial' || reply.kind === 'compareSide') throw new WorkerFailure(`unexpected ${reply.kind} reply`);
     return reply;
   }
 
   /**
-   * Compares two networks (compare/compare.ts) in one worker: the same admission, deadline and
-   * cancellation as a metric job. Answers the JSON text of the comparison.
+   * Compares two networks (compare/compare.ts) with the same admission, deadline and cancellation as a
+   * metric job: both networks are parsed and prepared at once, each by its own task (two workers when
+   * the pool has them), then one task compares the two digests. Answers the JSON text of the comparison.
    */
   async compare(job: { a: { text: Uint8Array; networkDirected: boolean }; b: { text: Uint8Array; networkDirected: boolean }; params: Record<string, unknown>; signal?: AbortSignal; startedAt?: number }): Promise<Uint8Array> {
     const asJob: MetricJob = { metric: 'compare', network: { kind: 'stored', text: job.a.text, networkDirected: job.a.networkDirected, params: {} }, signal: job.signal, startedAt: job.startedAt };
     return this.admit(asJob, async (deadline, signal) => {
-      const task: CompareTask = { op: 'compare', a: job.a, b: job.b, params: job.params, deadline };
-      const transfer = [job.a.text, job.b.text].flatMap((t) => transferable({ kind: 'stored', text: t, networkDirected: true, params: {} }));
-      const reply = await this.task(task, signal, transfer);
+      const directed = job.a.networkDirected && job.b.networkDirected;
+      const side = async (s: { text: Uint8Array; networkDirected: boolean }) => {
+        const task: CompareSideTask = { op: 'compareSide', text: s.text, networkDirected: s.networkDirected, directed, params: job.params, deadline };
+        return this.task(task, signal, transferable({ kind: 'stored', text: s.text, networkDirected: true, params: {} }));
+      };
+      // both settle before either's error is thrown: side a's error first, as the one-thread order meets them
+      const [ra, rb] = await Promise.allSettled([side(job.a), side(job.b)]);
+      const digests = [ra, rb].map((r) => {
+        if (r.status === 'rejected') throw r.reason;
+        if (!r.value.ok) throw fromWire(r.value.error);
+        if (r.value.kind !== 'compareSide') throw new WorkerFailure('unexpected reply to a compare side task');
+        return r.value;
+      });
+      const [a, b] = digests;
+      const failure = firstFailure(a.digest, b.digest);
+      if (failure) throw fromWire(failure);
+      const task: CompareDiffTask = { op: 'compareDiff', a: a.digest, b: b.digest, directed, params: job.params, deadline, sidesComputeMs: a.stats.computeMs + b.stats.computeMs };
+      const transfer = [a.digest, b.digest].flatMap((d) => [d.off, d.adj, d.w]).flatMap((t) => (t.byteOffset === 0 && t.buffer instanceof ArrayBuffer && t.byteLength === t.buffer.byteLength ? [t.buffer] : []));
+      const reply = await this.task(task, signal, [...new Set(transfer)]);
       if (!reply.ok) throw fromWire(reply.error);
       if (reply.kind !== 'report' || !reply.response) throw new WorkerFailure('unexpected reply to a compare task');
       return reply.response;
@@ -245,7 +263,7 @@ export class MetricPool {
     if (shards < 2) {
       const reply = await this.task({ ...base, network: job.network, ...slot(0) }, signal, transferable(job.network));
       if (!reply.ok) throw fromWire(reply.error);
-      if (reply.kind === 'partial') throw new WorkerFailure('unexpected partial reply');
+      if (reply.kind === 'partial' || reply.kind === 'compareSide') throw new WorkerFailure(`unexpected ${reply.kind} reply`);
       return reply;
     }
     // Split: every shard gets its own copy of the network text; the last one may take the original.
@@ -273,7 +291,7 @@ export class MetricPool {
       [...transferable(job.network), ...summed.map((a) => a.buffer as ArrayBuffer)],
     );
     if (!reply.ok) throw fromWire(reply.error);
-    if (reply.kind === 'partial') throw new WorkerFailure('unexpected partial reply');
+    if (reply.kind === 'partial' || reply.kind === 'compareSide') throw new WorkerFailure(`unexpected ${reply.kind} reply`);
     return reply;
   }
 

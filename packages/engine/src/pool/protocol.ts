@@ -6,6 +6,7 @@
  * would drop an Error's own properties).
  */
 import type { RequestLimits } from './request.ts';
+import type { CompareDigest } from '../compare/compare.ts';
 import { EngineError, isEngineErrorCode, type EngineErrorCode, type ProblemItem } from '../errors.ts';
 
 /** The network of a task. */
@@ -43,16 +44,33 @@ export interface RunTask {
 }
 
 /**
- * Network compare (compare/compare.ts): two stored networks' JSON texts, parsed and compared in one worker;
- * the reply is a `report` with the answer's text.
+ * Network compare (compare/compare.ts), in two steps so that both networks are parsed at once on two
+ * threads: a `compareSide` task parses one stored network's JSON text and prepares it (`digestSide`; the
+ * reply is a `compareSide` with the digest, its errors as data), then a `compareDiff` task compares the two
+ * digests (`compareDigests`) and replies a `report` with the answer's text. `directed` is the compare's
+ * (both networks directed); `params` are the compare's parameters.
  */
-export interface CompareTask {
-  op: 'compare';
-  a: { text: Uint8Array; networkDirected: boolean };
-  b: { text: Uint8Array; networkDirected: boolean };
+export interface CompareSideTask {
+  op: 'compareSide';
+  text: Uint8Array;
+  networkDirected: boolean;
+  directed: boolean;
   params: Record<string, unknown>;
   deadline: number;
 }
+
+export interface CompareDiffTask {
+  op: 'compareDiff';
+  a: CompareDigest<WireError>;
+  b: CompareDigest<WireError>;
+  directed: boolean;
+  params: Record<string, unknown>;
+  deadline: number;
+  /** Compute time of the two sides (parsing excluded), for the answer's `meta.elapsedMs`. */
+  sidesComputeMs: number;
+}
+
+export type CompareTask = CompareSideTask | CompareDiffTask;
 
 export interface RunStats {
   nodeCount: number;
@@ -81,6 +99,8 @@ export type RunReply =
   | { ok: true; kind: 'deferred'; networkId: string; params: Record<string, unknown> }
   /** shard partial: raw partial sums per output array; when it began computing (see `shard.computeStartedAt`). */
   | { ok: true; kind: 'partial'; partials: Float64Array[]; stats: RunStats; computeStartedAt: number }
+  /** compare, one side prepared (errors of its stages as data: compare/compare.ts firstFailure). */
+  | { ok: true; kind: 'compareSide'; digest: CompareDigest<WireError>; stats: RunStats }
   | { ok: false; error: WireError };
 
 export interface WireError {

@@ -11,8 +11,8 @@ import { EngineError } from '../errors.ts';
 import { MAX_JSON_DEPTH, elementsOverMessage, mayExceedElements, nestsDeeperThan, networkElementsOver } from '../graph/json-limits.ts';
 import { parseMetricRequest, responseText, applyNodeValues } from './request.ts';
 import { runFinish, runPartial } from './shard.ts';
-import { toWire, type CompareTask, type RunReply, type RunStats, type RunTask } from './protocol.ts';
-import { compareNetworks, type CompareParams } from '../compare/compare.ts';
+import { fromWire, toWire, type CompareDiffTask, type CompareSideTask, type CompareTask, type RunReply, type RunStats, type RunTask } from './protocol.ts';
+import { compareDigests, digestSide, firstFailure, type CompareParams } from '../compare/compare.ts';
 import { ENGINE_VERSION } from '../version.ts';
 
 const decoder = new TextDecoder();
@@ -34,7 +34,7 @@ class Movable {
   }
 }
 
-function ownBuffer(a: Uint8Array | Float64Array): ArrayBuffer | null {
+function ownBuffer(a: Uint8Array | Int32Array | Float64Array): ArrayBuffer | null {
   // Only whole, non-shared buffers can be transferred (pooled Buffer slices cannot).
   return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer ? a.buffer : null;
 }
@@ -108,33 +108,44 @@ function handle(task: RunTask): RunReply {
   return { ok: true, kind: out.kind, response: encoder.encode(responseText(out)), stats: stats() };
 }
 
-/** Network compare: both networks parsed here, the answer's text back (compare/compare.ts). */
-function handleCompare(task: CompareTask): RunReply {
+/** One side of a compare: the stored network parsed and prepared here (compare/compare.ts digestSide). */
+function handleCompareSide(task: CompareSideTask): RunReply {
   const t0 = performance.now();
-  const a = JSON.parse(decoder.decode(task.a.text)) as NetworkJSON;
-  const b = JSON.parse(decoder.decode(task.b.text)) as NetworkJSON;
+  const network = JSON.parse(decoder.decode(task.text)) as NetworkJSON;
   const parseMs = performance.now() - t0;
   checkDeadline(task.deadline);
-  const result = compareNetworks({ network: a, directed: task.a.networkDirected }, { network: b, directed: task.b.networkDirected }, task.params as CompareParams, () => checkDeadline(task.deadline));
-  const computeMs = performance.now() - t0 - parseMs;
-  const meta = { nodeCount: { a: a.nodes.length, b: b.nodes.length }, edgeCount: { a: a.edges?.length ?? 0, b: b.edges?.length ?? 0 }, elapsedMs: Math.round(computeMs * 1000) / 1000, engineVersion: ENGINE_VERSION };
-  const stats: RunStats = { nodeCount: a.nodes.length + b.nodes.length, edgeCount: (a.edges?.length ?? 0) + (b.edges?.length ?? 0), parseMs: Math.round(parseMs), computeMs: Math.round(computeMs) };
+  const digest = digestSide({ network, directed: task.networkDirected }, task.directed, task.params as CompareParams, () => checkDeadline(task.deadline));
+  const failure = digest.failure ? { stage: digest.failure.stage, error: toWire(digest.failure.error) } : null;
+  const stats: RunStats = { nodeCount: digest.nodeCount, edgeCount: digest.edgeCount, parseMs: Math.round(parseMs), computeMs: performance.now() - t0 - parseMs };
+  return { ok: true, kind: 'compareSide', digest: { ...digest, failure }, stats };
+}
+
+/** The compare of two prepared sides: the answer's text (compare/compare.ts compareDigests). */
+function handleCompareDiff(task: CompareDiffTask): RunReply {
+  const t0 = performance.now();
+  const failure = firstFailure(task.a, task.b);
+  if (failure) throw fromWire(failure);
+  const result = compareDigests(task.a, task.b, task.directed, task.params as CompareParams, () => checkDeadline(task.deadline));
+  const computeMs = task.sidesComputeMs + performance.now() - t0;
+  const meta = { nodeCount: { a: task.a.nodeCount, b: task.b.nodeCount }, edgeCount: { a: task.a.edgeCount, b: task.b.edgeCount }, elapsedMs: Math.round(computeMs * 1000) / 1000, engineVersion: ENGINE_VERSION };
+  const stats: RunStats = { nodeCount: task.a.nodeCount + task.b.nodeCount, edgeCount: task.a.edgeCount + task.b.edgeCount, parseMs: 0, computeMs: Math.round(computeMs) };
   return { ok: true, kind: 'report', response: encoder.encode(JSON.stringify({ ...result, meta })), stats };
 }
 
 export default function metricTask(task: RunTask | CompareTask): Movable | RunReply {
   let reply: RunReply;
   try {
-    reply = 'op' in task ? handleCompare(task) : handle(task);
+    reply = !('op' in task) ? handle(task) : task.op === 'compareSide' ? handleCompareSide(task) : handleCompareDiff(task);
   } catch (err) {
     return { ok: false, error: toWire(err) };
   }
   const buffers: ArrayBuffer[] = [];
-  const add = (a: Uint8Array | Float64Array | undefined) => {
+  const add = (a: Uint8Array | Int32Array | Float64Array | undefined) => {
     const b = a ? ownBuffer(a) : null;
     if (b && !buffers.includes(b)) buffers.push(b);
   };
   if (reply.ok && reply.kind === 'partial') reply.partials.forEach(add);
+  else if (reply.ok && reply.kind === 'compareSide') [reply.digest.off, reply.digest.adj, reply.digest.w].forEach(add);
   else if (reply.ok && reply.kind !== 'deferred') {
     add(reply.response);
     add(reply.networkText);

@@ -32,8 +32,8 @@ export async function compareStoredNetworks(deps: MetricRunDeps, p: Principal, b
     requireScopeOf(p, 'metrics:write');
     for (const id of metrics) await checkMetricPlan(deps.db, p, getMetric(id));
   }
-  const a = await loadStoredNetwork(deps.db, p, body.a, 'read');
-  const b = await loadStoredNetwork(deps.db, p, body.b, 'read');
+  // both read at once (their gunzips run side by side); a's failure first, as when read one after the other
+  const [a, b] = settledInOrder(await Promise.allSettled([loadStoredNetwork(deps.db, p, body.a, 'read'), loadStoredNetwork(deps.db, p, body.b, 'read')]));
   // Survey networks: the group changes honour the larger of the two surveys' minimum group sizes (§11).
   const floor = Math.max((await surveyGroupFloor(deps.db, body.a)) ?? 1, (await surveyGroupFloor(deps.db, body.b)) ?? 1);
   const minGroupSize = Math.max(body.minGroupSize ?? 1, floor);
@@ -51,6 +51,14 @@ export async function compareStoredNetworks(deps: MetricRunDeps, p: Principal, b
     if (err instanceof EngineError && err.code === 'CANCELLED') throw new MetricCancelled();
     throw err;
   }
+}
+
+/** The values of settled promises, or the first rejection in their order. */
+function settledInOrder<T>(results: PromiseSettledResult<T>[]): T[] {
+  return results.map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
 }
 
 /**
