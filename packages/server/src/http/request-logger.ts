@@ -5,57 +5,36 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 
-type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type Level = (typeof LEVELS)[number];
 type LogCall = (...args: unknown[]) => void;
 
 /**
  * The request logger (`request.log`, bound to the request id as `reqId`). Calls at disabled levels are
  * dropped; the first enabled one makes the real child.
  */
-class LazyRequestLogger {
-  readonly #parent: FastifyBaseLogger;
-  readonly #bindings: Record<string, unknown>;
-  #child: FastifyBaseLogger | null = null;
-  constructor(parent: FastifyBaseLogger, bindings: Record<string, unknown>) {
-    this.#parent = parent;
-    this.#bindings = bindings;
-  }
-  #real(): FastifyBaseLogger {
-    return (this.#child ??= this.#parent.child(this.#bindings));
-  }
-  #log(level: Level, args: unknown[]): void {
-    if (this.#child === null && !levelEnabled(this.#parent, level)) return;
-    const real = this.#real();
-    (real[level] as LogCall).apply(real, args);
-  }
-  get level(): string {
-    return (this.#child ?? this.#parent).level;
-  }
-  set level(value: string) {
-    this.#real().level = value;
-  }
-  fatal(...args: unknown[]): void {
-    this.#log('fatal', args);
-  }
-  error(...args: unknown[]): void {
-    this.#log('error', args);
-  }
-  warn(...args: unknown[]): void {
-    this.#log('warn', args);
-  }
-  info(...args: unknown[]): void {
-    this.#log('info', args);
-  }
-  debug(...args: unknown[]): void {
-    this.#log('debug', args);
-  }
-  trace(...args: unknown[]): void {
-    this.#log('trace', args);
-  }
-  silent(): void {}
-  child(...args: Parameters<FastifyBaseLogger['child']>): FastifyBaseLogger {
-    return this.#real().child(...args);
-  }
+function lazyRequestLogger(parent: FastifyBaseLogger, bindings: Record<string, unknown>): FastifyBaseLogger {
+  let child: FastifyBaseLogger | null = null;
+  const real = (): FastifyBaseLogger => (child ??= parent.child(bindings));
+  const at =
+    (level: Level): LogCall =>
+    (...args) => {
+      if (child === null && !levelEnabled(parent, level)) return;
+      const logger = real();
+      (logger[level] as LogCall).apply(logger, args);
+    };
+  const logger = {
+    get level(): string {
+      return (child ?? parent).level;
+    },
+    set level(value: string) {
+      real().level = value;
+    },
+    ...(Object.fromEntries(LEVELS.map((level) => [level, at(level)])) as Record<Level, LogCall>),
+    silent(): void {},
+    child: (...args: Parameters<FastifyBaseLogger['child']>): FastifyBaseLogger => real().child(...args),
+  };
+  return logger as unknown as FastifyBaseLogger;
 }
 
 function levelEnabled(logger: FastifyBaseLogger, level: Level): boolean {
@@ -70,5 +49,5 @@ export function requestLoggerFactory(
   opts: NonNullable<Parameters<FastifyBaseLogger['child']>[1]>,
 ): FastifyBaseLogger {
   if (Object.keys(opts).length > 0 || levelEnabled(logger, 'info')) return logger.child(bindings, opts);
-  return new LazyRequestLogger(logger, bindings) as unknown as FastifyBaseLogger;
+  return lazyRequestLogger(logger, bindings);
 }

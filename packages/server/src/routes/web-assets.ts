@@ -24,6 +24,15 @@ export { APP_CSP };
 
 const pageHeaders = appPageHeaders;
 
+/** A page of the built web application (packages/web/dist); 503 UNAVAILABLE when it is not built. */
+async function builtPage(name: string): Promise<string> {
+  try {
+    return await readFile(join(WEB_DIST, name), 'utf8');
+  } catch {
+    throw new HttpProblem('UNAVAILABLE', 'the web application is not built; run `npm run build` (npm start does it)');
+  }
+}
+
 export async function webAssetRoutes(app: FastifyInstance): Promise<void> {
   const open = { config: { auth: { skip: true } }, schema: { hide: true } };
   // Static files need no credential and count against no rate limit (the static plugin takes no route config).
@@ -47,26 +56,13 @@ export async function webAssetRoutes(app: FastifyInstance): Promise<void> {
     setHeaders: (res) => void (res as unknown as FastifyReply).header('x-content-type-options', 'nosniff'),
   });
 
-  const index = async (_request: unknown, reply: FastifyReply) => {
-    let html: string;
-    try {
-      html = await readFile(join(WEB_DIST, 'index.html'), 'utf8');
-    } catch {
-      throw new HttpProblem('UNAVAILABLE', 'the web application is not built; run `npm run build` (npm start does it)');
-    }
-    return pageHeaders(reply).type('text/html; charset=utf-8').send(html);
-  };
+  const index = async (_request: unknown, reply: FastifyReply) => pageHeaders(reply).type('text/html; charset=utf-8').send(await builtPage('index.html'));
   for (const path of SERVER_APP_PATHS) app.get(path, open, index);
 
   // The respondent pages (docs/spec/decisions.md §10.3): their own small bundle, never cached (the page
   // belongs to one link), never framed, no referrer (the token is in the path), nothing from other sites.
   const respondent = async (_request: unknown, reply: FastifyReply) => {
-    let html: string;
-    try {
-      html = await readFile(join(WEB_DIST, 'respondent.html'), 'utf8');
-    } catch {
-      throw new HttpProblem('UNAVAILABLE', 'the web application is not built; run `npm run build` (npm start does it)');
-    }
+    const html = await builtPage('respondent.html');
     return pageHeaders(reply)
       .header('cache-control', 'no-store')
       .header('content-security-policy', RESPONDENT_CSP)

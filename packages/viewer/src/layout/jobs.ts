@@ -83,17 +83,32 @@ function extent(p: Float32Array): number {
 
 export { FA2_CONVERGED_BELOW } from './protocol.ts';
 
+/**
+ * A layout run over its library's node matrix: `stride` numbers a node, its x and y first (the matrix
+ * the library iterates on in place; positions are read back from it).
+ */
 abstract class Job {
   iterations = 0;
   maxIterations: number;
   #calm = 0;
-  constructor(maxIterations: number) {
+  protected readonly nodes: Float32Array;
+  readonly #stride: number;
+  protected readonly order: number;
+  constructor(maxIterations: number, nodes: Float32Array, stride: number) {
     this.maxIterations = maxIterations;
+    this.nodes = nodes;
+    this.#stride = stride;
+    this.order = nodes.length / stride;
   }
   protected abstract iterate(): boolean;
-  protected abstract read(out: Float32Array): void;
-  protected abstract get order(): number;
   protected convergedBelow = FA2_CONVERGED_BELOW;
+
+  protected read(out: Float32Array): void {
+    for (let i = 0; i < this.order; i++) {
+      out[2 * i] = this.nodes[i * this.#stride];
+      out[2 * i + 1] = this.nodes[i * this.#stride + 1];
+    }
+  }
 
   /** Runs iterations for about `budgetMs` (at least one). */
   batch(budgetMs: number, now: () => number = () => performance.now()): BatchResult {
@@ -121,55 +136,46 @@ abstract class Job {
   }
 }
 
-/** ForceAtlas2 on the library's node/edge matrices (mass = 1 + degree, as graphToByteArrays). */
+/** ForceAtlas2's node and edge matrices for `input` (mass = 1 + degree, as graphToByteArrays). */
+function fa2Matrices(input: LayoutInput): { nodes: Float32Array; edges: Float32Array } {
+  const n = input.positions.length / 2;
+  const nodes = new Float32Array(n * FA2_PPN);
+  const m = input.edges.length / 2;
+  const edges = new Float32Array(m * FA2_PPE);
+  for (let i = 0; i < n; i++) {
+    nodes[i * FA2_PPN] = input.positions[2 * i];
+    nodes[i * FA2_PPN + 1] = input.positions[2 * i + 1];
+    nodes[i * FA2_PPN + 6] = 1; // mass, + degree below
+    nodes[i * FA2_PPN + 7] = 1; // convergence
+    nodes[i * FA2_PPN + 8] = input.sizes ? input.sizes[i] : 1;
+  }
+  for (let k = 0; k < m; k++) {
+    const s = input.edges[2 * k];
+    const t = input.edges[2 * k + 1];
+    nodes[s * FA2_PPN + 6]++;
+    nodes[t * FA2_PPN + 6]++;
+    edges[k * FA2_PPE] = s * FA2_PPN;
+    edges[k * FA2_PPE + 1] = t * FA2_PPN;
+    edges[k * FA2_PPE + 2] = input.weights ? input.weights[k] : 1;
+  }
+  return { nodes, edges };
+}
+
+/** ForceAtlas2 on the library's node/edge matrices. */
 export class Fa2Job extends Job {
   readonly settings: Fa2Settings;
-  #nodes: Float32Array;
   #edges: Float32Array;
-  #order: number;
 
   constructor(input: LayoutInput, opts: { settings?: Partial<Fa2Settings>; maxIterations?: number } = {}) {
-    super(opts.maxIterations ?? 5000);
-    const n = input.positions.length / 2;
-    this.#order = n;
-    this.settings = { ...fa2Settings(n), ...opts.settings };
-    const nodes = new Float32Array(n * FA2_PPN);
-    const m = input.edges.length / 2;
-    const edges = new Float32Array(m * FA2_PPE);
-    for (let i = 0; i < n; i++) {
-      nodes[i * FA2_PPN] = input.positions[2 * i];
-      nodes[i * FA2_PPN + 1] = input.positions[2 * i + 1];
-      nodes[i * FA2_PPN + 6] = 1; // mass, + degree below
-      nodes[i * FA2_PPN + 7] = 1; // convergence
-      nodes[i * FA2_PPN + 8] = input.sizes ? input.sizes[i] : 1;
-    }
-    for (let k = 0; k < m; k++) {
-      const s = input.edges[2 * k];
-      const t = input.edges[2 * k + 1];
-      nodes[s * FA2_PPN + 6]++;
-      nodes[t * FA2_PPN + 6]++;
-      edges[k * FA2_PPE] = s * FA2_PPN;
-      edges[k * FA2_PPE + 1] = t * FA2_PPN;
-      edges[k * FA2_PPE + 2] = input.weights ? input.weights[k] : 1;
-    }
-    this.#nodes = nodes;
+    const { nodes, edges } = fa2Matrices(input);
+    super(opts.maxIterations ?? 5000, nodes, FA2_PPN);
+    this.settings = { ...fa2Settings(this.order), ...opts.settings };
     this.#edges = edges;
   }
 
-  protected get order(): number {
-    return this.#order;
-  }
-
   protected iterate(): boolean {
-    fa2Iterate(this.settings, this.#nodes, this.#edges);
+    fa2Iterate(this.settings, this.nodes, this.#edges);
     return false;
-  }
-
-  protected read(out: Float32Array): void {
-    for (let i = 0; i < this.#order; i++) {
-      out[2 * i] = this.#nodes[i * FA2_PPN];
-      out[2 * i + 1] = this.#nodes[i * FA2_PPN + 1];
-    }
   }
 }
 
@@ -181,38 +187,29 @@ export interface NoverlapSettings {
   speed: number;
 }
 
+/** noverlap's node matrix for `input`: x, y, radius. */
+function noverlapNodes(input: LayoutInput): Float32Array {
+  const n = input.positions.length / 2;
+  const nodes = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    nodes[3 * i] = input.positions[2 * i];
+    nodes[3 * i + 1] = input.positions[2 * i + 1];
+    nodes[3 * i + 2] = input.sizes ? input.sizes[i] : 1;
+  }
+  return nodes;
+}
+
 /** noverlap: pushes apart nodes whose discs (radius `sizes[i]` + margin) overlap, until none do. */
 export class NoverlapJob extends Job {
   readonly settings: NoverlapSettings;
-  #nodes: Float32Array;
-  #order: number;
 
   constructor(input: LayoutInput, opts: { settings?: Partial<NoverlapSettings>; maxIterations?: number } = {}) {
-    super(opts.maxIterations ?? 500);
-    const n = input.positions.length / 2;
-    this.#order = n;
+    super(opts.maxIterations ?? 500, noverlapNodes(input), 3);
     this.settings = { gridSize: 20, margin: 5, expansion: 1.1, ratio: 1, speed: 3, ...opts.settings };
     this.convergedBelow = 0; // noverlap says itself when no discs overlap any more
-    this.#nodes = new Float32Array(n * 3);
-    for (let i = 0; i < n; i++) {
-      this.#nodes[3 * i] = input.positions[2 * i];
-      this.#nodes[3 * i + 1] = input.positions[2 * i + 1];
-      this.#nodes[3 * i + 2] = input.sizes ? input.sizes[i] : 1;
-    }
-  }
-
-  protected get order(): number {
-    return this.#order;
   }
 
   protected iterate(): boolean {
-    return noverlapIterate(this.settings, this.#nodes).converged;
-  }
-
-  protected read(out: Float32Array): void {
-    for (let i = 0; i < this.#order; i++) {
-      out[2 * i] = this.#nodes[3 * i];
-      out[2 * i + 1] = this.#nodes[3 * i + 1];
-    }
+    return noverlapIterate(this.settings, this.nodes).converged;
   }
 }

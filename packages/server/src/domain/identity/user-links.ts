@@ -64,6 +64,17 @@ function newToken(): string {
   return `nlk_${randomBytes(32).toString('base64url')}`;
 }
 
+/** What a link is for: who may use it and into what (the rest of its row is the same for every kind). */
+type LinkTarget = Pick<UserLinkRecord, 'kind' | 'email' | 'user_id' | 'org_id' | 'role' | 'created_by'>;
+
+/** Stores a new unused link valid `ttlMs` from `now` (only the token's hash) and answers it with its token. */
+async function issueLink(trx: Kysely<Database>, publicUrl: string, target: LinkTarget, ttlMs: number, now: number): Promise<CreatedLink> {
+  const token = newToken();
+  const expiresAt = iso(now + ttlMs);
+  await insertUserLink(trx, { ...target, token_hash: linkHash(token), created: iso(now), expires_at: expiresAt, used_at: null });
+  return { token, url: linkUrl(publicUrl, token), expiresAt, kind: target.kind, email: target.email };
+}
+
 export interface InviteInput {
   email: string;
   orgId?: string | null;
@@ -97,21 +108,7 @@ export async function createInvitation(db: Kysely<Database>, publicUrl: string, 
       const m = await getMembershipOfUser(trx, existing.id);
       if (m && m.org_id === input.orgId) throw new DomainError('CONFLICT', `${email} is already a member of this organization`, [{ path: '/email', message: 'already a member' }]);
     }
-    const token = newToken();
-    const expiresAt = iso(now + INVITE_TTL_MS);
-    await insertUserLink(trx, {
-      token_hash: linkHash(token),
-      kind: 'invite',
-      email,
-      user_id: existing?.id ?? null,
-      org_id: input.orgId ?? null,
-      role,
-      created_by: input.createdBy,
-      created: iso(now),
-      expires_at: expiresAt,
-      used_at: null,
-    });
-    return { token, url: linkUrl(publicUrl, token), expiresAt, kind: 'invite' as const, email };
+    return issueLink(trx, publicUrl, { kind: 'invite', email, user_id: existing?.id ?? null, org_id: input.orgId ?? null, role, created_by: input.createdBy }, INVITE_TTL_MS, now);
   });
 }
 
@@ -122,21 +119,7 @@ export async function createResetLink(db: Kysely<Database>, publicUrl: string, e
     const user = await getUserByEmail(trx, email);
     if (!user || user.kind !== 'regular') throw new DomainError('NOT_FOUND', `no account with e-mail ${email}`);
     await retireUserLinks(trx, email, 'reset', iso(now));
-    const token = newToken();
-    const expiresAt = iso(now + RESET_TTL_MS);
-    await insertUserLink(trx, {
-      token_hash: linkHash(token),
-      kind: 'reset',
-      email,
-      user_id: user.id,
-      org_id: null,
-      role: null,
-      created_by: createdBy,
-      created: iso(now),
-      expires_at: expiresAt,
-      used_at: null,
-    });
-    return { token, url: linkUrl(publicUrl, token), expiresAt, kind: 'reset' as const, email };
+    return issueLink(trx, publicUrl, { kind: 'reset', email, user_id: user.id, org_id: null, role: null, created_by: createdBy }, RESET_TTL_MS, now);
   });
 }
 

@@ -286,25 +286,42 @@ export async function listSurveys(deps: SurveyDeps, dir: Directory): Promise<Sur
 export async function createSurvey(deps: SurveyDeps, dir: Directory, body: unknown): Promise<SurveyResource> {
   const fields = await fieldsByKey(deps.db, dir);
   const c = checkBody(body, null, fields);
+  return insertDraft(
+    deps,
+    {
+      id: newId(),
+      dir: dir.key,
+      owner_id: dir.userId,
+      name: c.patch.name!,
+      privacy: c.patch.privacy ?? 'confidential',
+      min_group_size: c.patch.min_group_size ?? 5,
+      intro: c.patch.intro ?? '',
+      consent: c.patch.consent ?? null,
+      roster: c.patch.roster ?? JSON.stringify({ all: true }),
+      respondents: c.patch.respondents ?? 'null',
+      questions: c.patch.questions ?? '[]',
+      schedule: c.patch.schedule ?? JSON.stringify(DEFAULT_SCHEDULE),
+      email: c.patch.email ?? JSON.stringify(DEFAULT_EMAIL),
+      wave: 1,
+      previous_wave_id: null,
+    },
+    c.openLink === true,
+  );
+}
+
+/** What a new draft starts with whatever it comes from (createSurvey, copySurvey). */
+type FreshDraftField = 'status' | 'version' | 'open_link_gen' | 'open_link_hash' | 'roster_ids' | 'created' | 'modified' | 'launched_at' | 'closed_at';
+
+/**
+ * Stores a new draft: status draft, version 1, no open link (one is made when `openLink`), no roster
+ * snapshot, never launched; answered as its owner sees it.
+ */
+async function insertDraft(deps: SurveyDeps, fields: Omit<SurveyRecord, FreshDraftField>, openLink: boolean): Promise<SurveyResource> {
   const now = nowIso();
   const row: SurveyRecord = {
-    id: newId(),
-    dir: dir.key,
-    owner_id: dir.userId,
-    name: c.patch.name!,
+    ...fields,
     status: 'draft',
-    privacy: c.patch.privacy ?? 'confidential',
-    min_group_size: c.patch.min_group_size ?? 5,
-    intro: c.patch.intro ?? '',
-    consent: c.patch.consent ?? null,
-    roster: c.patch.roster ?? JSON.stringify({ all: true }),
-    respondents: c.patch.respondents ?? 'null',
-    questions: c.patch.questions ?? '[]',
     version: 1,
-    schedule: c.patch.schedule ?? JSON.stringify(DEFAULT_SCHEDULE),
-    email: c.patch.email ?? JSON.stringify(DEFAULT_EMAIL),
-    wave: 1,
-    previous_wave_id: null,
     open_link_gen: null,
     open_link_hash: null,
     roster_ids: null,
@@ -313,7 +330,7 @@ export async function createSurvey(deps: SurveyDeps, dir: Directory, body: unkno
     launched_at: null,
     closed_at: null,
   };
-  if (c.openLink) await setOpenLink(deps, row, true);
+  if (openLink) await setOpenLink(deps, row, true);
   await insertSurvey(deps.db, row);
   return presentSurvey(deps, row, 'owner');
 }
@@ -437,27 +454,18 @@ export async function copySurvey(deps: SurveyDeps, dir: Directory, id: string, b
   if (problems.length) throw invalidArgs(problems);
   const asWave = o.wave === true;
   const wave = asWave ? survey.wave + 1 : 1;
-  const now = nowIso();
   const schedule = JSON.parse(survey.schedule) as Schedule;
-  const row: SurveyRecord = {
-    ...survey,
-    id: newId(),
-    owner_id: dir.userId,
-    name: typeof o.name === 'string' ? o.name.trim() : asWave ? `${survey.name.replace(/ \(wave \d+\)$/, '')} (wave ${wave})` : `${survey.name} (copy)`,
-    status: 'draft',
-    version: 1,
-    schedule: JSON.stringify({ reminders: schedule.reminders }),
-    wave,
-    previous_wave_id: asWave ? survey.id : null,
-    open_link_gen: null,
-    open_link_hash: null,
-    roster_ids: null,
-    created: now,
-    modified: now,
-    launched_at: null,
-    closed_at: null,
-  };
-  if (survey.open_link_gen !== null) await setOpenLink(deps, row, true);
-  await insertSurvey(deps.db, row);
-  return presentSurvey(deps, row, 'owner');
+  return insertDraft(
+    deps,
+    {
+      ...survey,
+      id: newId(),
+      owner_id: dir.userId,
+      name: typeof o.name === 'string' ? o.name.trim() : asWave ? `${survey.name.replace(/ \(wave \d+\)$/, '')} (wave ${wave})` : `${survey.name} (copy)`,
+      schedule: JSON.stringify({ reminders: schedule.reminders }),
+      wave,
+      previous_wave_id: asWave ? survey.id : null,
+    },
+    survey.open_link_gen !== null,
+  );
 }
