@@ -32,6 +32,9 @@ const PACED = !process.argv.includes('--no-paced');
 // server's own response times (Fastify's `responseTime`: request read → answer sent), apart from the time
 // the request and answer spent in the client and the kernel on this loaded machine
 const SERVER_TIMES = process.argv.includes('--server-times');
+// --cpu-prof DIR: the server runs with `node --cpu-prof --cpu-prof-dir DIR` (a .cpuprofile written at exit;
+// summarise it with `node bench/cpuprofile-summary.ts DIR/<file>`)
+const CPU_PROF = arg('--cpu-prof', '');
 const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
 
 const dir = mkdtempSync(join(tmpdir(), 'netloom-bench-surveys-'));
@@ -56,7 +59,7 @@ if (usePg) {
   env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
   env.NETLOOM_DB_SCHEMA = `bench_${Date.now()}`;
 } else env.DATABASE_URL = '';
-const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'packages', 'server', 'src', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+const child = spawn(process.execPath, [...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []), join(import.meta.dirname, '..', 'packages', 'server', 'src', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 let out = '';
 let exited: number | null = null;
 child.stdout.on('data', (d) => (out += d));
@@ -102,6 +105,30 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: r.status, json: JSON.parse(text) };
 }
 
+/** The server's own response times (Fastify's `responseTime`) of the saves it read since `from` (ms since the epoch). */
+async function serverTimes(from: number, expected: number): Promise<string> {
+  // the log lines of the last answers may still be on their way through the pipe
+  for (let i = 0; i < 20; i++) {
+    if (serverSaves(from).length >= expected) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const times = serverSaves(from).sort((x, y) => x - y);
+  if (!times.length) return '';
+  const sq = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
+  return `server's own response times (${times.length} saves): p50 ${sq(0.5)} ms, p99 ${sq(0.99)} ms, max ${times[times.length - 1].toFixed(1)} ms`;
+}
+function serverSaves(from: number): number[] {
+  const saves = new Set<string>();
+  const times: number[] = [];
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const o = JSON.parse(line) as { time?: number; reqId?: string; msg?: string; req?: { method?: string; url?: string }; responseTime?: number };
+    if (o.msg === 'incoming request' && (o.time ?? 0) >= from && o.req?.method === 'PUT' && o.req.url?.includes('/answers/') && o.reqId) saves.add(o.reqId);
+    else if (o.msg === 'request completed' && o.reqId && saves.has(o.reqId) && typeof o.responseTime === 'number') times.push(o.responseTime);
+  }
+  return times;
+}
+
 try {
   console.log(`# surveys benchmark (${usePg ? 'PostgreSQL' : 'SQLite'}), load ${load()}`);
   for (const f of [
@@ -141,6 +168,7 @@ try {
     let failed = 0;
     t0 = performance.now();
     const c0 = serverCpu();
+    const roundFrom = Date.now();
     await Promise.all(
       tokens.map(async ({ eid, token: tk }) => {
         const n = Number(eid.slice(1));
@@ -152,11 +180,13 @@ try {
       }),
     );
     const wall = performance.now() - t0;
+    const cpu = serverCpu() - c0;
     lat.sort((x, y) => x - y);
     const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(0);
     const stored = (await api('GET', `/surveys/${s._id}/responses?limit=1`)).json.total as number;
     const tr = (await api('GET', `/surveys/${s._id}/tracking`)).json;
-    console.log(`round ${round}: ${RESPONDENTS} concurrent saves in ${(wall / 1000).toFixed(2)} s (server CPU ${(serverCpu() - c0).toFixed(2)} s) — p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${lat[lat.length - 1].toFixed(0)} ms, failed ${failed}; respondents with a stored answer ${stored}/${RESPONDENTS} (in progress ${tr.inProgress}); load ${load()}`);
+    if (SERVER_TIMES) console.log(`round ${round}, ${await serverTimes(roundFrom, RESPONDENTS)}`);
+    console.log(`round ${round}: ${RESPONDENTS} concurrent saves in ${(wall / 1000).toFixed(2)} s (server CPU ${cpu.toFixed(2)} s, ${((cpu / RESPONDENTS) * 1000).toFixed(2)} ms a save) — p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${lat[lat.length - 1].toFixed(0)} ms, failed ${failed}; respondents with a stored answer ${stored}/${RESPONDENTS} (in progress ${tr.inProgress}); load ${load()}`);
   }
 
   // 3. the same 1,000 respondents at a person's pace, all at the same time
@@ -182,7 +212,6 @@ try {
     };
     t0 = performance.now();
     const c0 = serverCpu();
-    const logFrom = out.length;
     const pacedFrom = Date.now();
     await Promise.all(
       plans.map(async ({ eid, tk, start, gaps }) => {
@@ -201,6 +230,7 @@ try {
       }),
     );
     const wall = performance.now() - t0;
+    const cpu = serverCpu() - c0;
     lat.sort((x, y) => x - y);
     const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(0);
     // every answer as stored: the last value of both questions of every respondent
@@ -216,24 +246,12 @@ try {
       }
       if (offset + 500 >= page.total) break;
     }
-    if (SERVER_TIMES) {
-      const saves = new Set<string>();
-      const times: number[] = [];
-      for (const line of out.slice(logFrom).split('\n')) {
-        if (!line.startsWith('{')) continue;
-        const o = JSON.parse(line) as { time?: number; reqId?: string; msg?: string; req?: { method?: string; url?: string }; responseTime?: number };
-        // the saves of this phase (lines of the burst rounds may still be arriving)
-        if (o.msg === 'incoming request' && (o.time ?? 0) >= pacedFrom && o.req?.method === 'PUT' && o.req.url?.includes('/answers/') && o.reqId) saves.add(o.reqId);
-        else if (o.msg === 'request completed' && o.reqId && saves.has(o.reqId) && typeof o.responseTime === 'number') times.push(o.responseTime);
-      }
-      times.sort((x, y) => x - y);
-      const sq = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
-      if (times.length) console.log(`paced, the server's own response times (${times.length} saves): p50 ${sq(0.5)} ms, p99 ${sq(0.99)} ms, max ${times[times.length - 1].toFixed(1)} ms`);
-    }
-    console.log(`paced: ${RESPONDENTS} respondents at once, ${lat.length} saves over ${(wall / 1000).toFixed(1)} s (server CPU ${(serverCpu() - c0).toFixed(2)} s, ${(((serverCpu() - c0) / lat.length) * 1000).toFixed(2)} ms a save) — p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${lat[lat.length - 1].toFixed(0)} ms, failed ${failed}; stored answers ${stored}/${RESPONDENTS * 2}, respondents whose last answers are exactly what they sent ${right}/${RESPONDENTS}; load ${load()}`);
+    if (SERVER_TIMES) console.log(`paced, ${await serverTimes(pacedFrom, lat.length)}`);
+    console.log(`paced: ${RESPONDENTS} respondents at once, ${lat.length} saves over ${(wall / 1000).toFixed(1)} s (server CPU ${cpu.toFixed(2)} s, ${((cpu / lat.length) * 1000).toFixed(2)} ms a save) — p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${lat[lat.length - 1].toFixed(0)} ms, failed ${failed}; stored answers ${stored}/${RESPONDENTS * 2}, respondents whose last answers are exactly what they sent ${right}/${RESPONDENTS}; load ${load()}`);
   }
 } finally {
+  const ex = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  await ex;
   rmSync(dir, { recursive: true, force: true });
 }

@@ -12,13 +12,13 @@
  * (http/auth-failures.ts), and an address over the limit gets 429 before any lookup. Each link may make
  * `NETLOOM_SURVEY_SAVES_PER_LINK_PER_HOUR` requests per hour (per instance).
  */
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { checkedByDomain } from '../http/route-contract.ts';
 import { HttpProblem } from '../http/error-codes.ts';
 import { DomainError } from '../domain/errors.ts';
+import { tokenHash } from '../domain/surveys/links.ts';
 import { openLink, openLinkEnter, respondentClear, respondentRoster, respondentSave, respondentSubmit, respondentView, type Opened } from '../domain/surveys/respondent.ts';
 import { AnswerBody, AnswerSavedSchema, OpenLinkResultSchema, problemResponses, ref, RespondentRosterSchema, RespondentViewSchema, SubmittedSchema } from '@netloom/protocol/http';
 
@@ -40,11 +40,12 @@ export async function respondentRoutes(app: App): Promise<void> {
   const security: [] = [];
   const perLink = new Map<string, { start: number; count: number }>();
 
-  /** 429 for an address over the failure limit, or a link over its own request limit. */
-  const throttle = (request: FastifyRequest, token: string): void => {
+  /** 429 for an address over the failure limit, or a link over its own request limit (`hash`: tokenHash of the link). */
+  const throttle = (request: FastifyRequest, hash: string): void => {
     const refused = app.authFailures.refused(request.ip);
     if (refused) throw refused;
-    const key = createHash('sha256').update(token).digest('base64url').slice(0, 22);
+    // 128 bits of the token's SHA-256 (never the token itself)
+    const key = hash.slice(0, 32);
     const now = app.now();
     let w = perLink.get(key);
     if (!w || now - w.start >= WINDOW_MS) {
@@ -68,9 +69,10 @@ export async function respondentRoutes(app: App): Promise<void> {
   };
 
   const opened = async (request: FastifyRequest, token: string): Promise<Opened> => {
-    throttle(request, token);
+    const hash = tokenHash(token);
+    throttle(request, hash);
     try {
-      return await openLink(deps, token);
+      return await openLink(deps, token, hash);
     } catch (err) {
       return failed(request, err);
     }
@@ -135,7 +137,7 @@ export async function respondentRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      throttle(request, request.params.openToken);
+      throttle(request, tokenHash(request.params.openToken));
       try {
         return await openLinkEnter(deps, request.params.openToken, request.body);
       } catch (err) {

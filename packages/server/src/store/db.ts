@@ -350,3 +350,39 @@ export async function runPrepared<R>(
   const res = await db.executeQuery<R>({ ...(query.compiled as CompiledQuery<R>), parameters });
   return res.rows;
 }
+
+/** Runs one prepared write (see `runPrepared` for `key` and `build`) inside `sqliteTransactionSync`; the number of rows changed. */
+export type PreparedWrite = (key: string, build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<unknown> }, args: readonly unknown[]) => number;
+
+/**
+ * One SQLite transaction run synchronously on the driver (`BEGIN IMMEDIATE` … `COMMIT` within one call,
+ * so nothing else runs on the connection meanwhile), with `write` running prepared statements. Returns
+ * false without running `fn` when it does not apply: PostgreSQL, a transaction object, or the connection
+ * is inside a Kysely transaction (the caller then takes the Kysely path, which waits for its lock).
+ * A statement that throws inside `fn` and is caught there rolls back only itself (SQLite keeps the
+ * transaction); an exception out of `fn`, or a failed COMMIT, rolls back everything and is rethrown.
+ */
+export function sqliteTransactionSync(db: Kysely<Database>, fn: (write: PreparedWrite) => void): boolean {
+  const d = direct.get(db);
+  if (d?.kind !== 'sqlite' || !d.raw.isOpen || d.raw.isTransaction) return false;
+  const { raw, statements } = d;
+  const write: PreparedWrite = (key, build, args) => {
+    let prepared = statements.get(key);
+    if (!prepared) {
+      const query = compiledFor(db, key, build);
+      const stmt = raw.prepare(query.compiled.sql);
+      prepared = { stmt, query, row: (v) => v };
+      statements.set(key, prepared);
+    }
+    return Number(prepared.stmt.run(...(bindArgs(prepared.query, args) as SQLInputValue[])).changes);
+  };
+  raw.exec('BEGIN IMMEDIATE');
+  try {
+    fn(write);
+    raw.exec('COMMIT');
+  } catch (err) {
+    if (raw.isTransaction) raw.exec('ROLLBACK');
+    throw err;
+  }
+  return true;
+}

@@ -1,5 +1,6 @@
 /** Surveys, their question versions, shares, respondents, answers and e-mail deliveries (repository). */
 import type { Kysely, Selectable } from 'kysely';
+import { runPrepared } from './db.ts';
 import type { Database, SharePermission, SurveyAnswersTable, SurveyDeliveriesTable, SurveyNetworksTable, SurveyRespondentsTable, SurveysTable } from './schema.ts';
 
 export type SurveyRecord = Selectable<SurveysTable>;
@@ -21,20 +22,12 @@ export async function getSurvey(db: Kysely<Database>, id: string): Promise<Surve
   return (await db.selectFrom('surveys').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** The survey with the share of `userId` on it (null when not shared with them). */
-const LITE_COLUMNS = ['id', 'dir', 'owner_id', 'name', 'status', 'privacy', 'min_group_size', 'intro', 'consent', 'roster', 'respondents', 'questions', 'version', 'schedule', 'email', 'wave', 'previous_wave_id', 'open_link_gen', 'open_link_hash', 'created', 'modified', 'launched_at', 'closed_at'] as const;
-
-/** The survey without its fixed roster (`roster_ids` null; read it with getRosterIds): the respondent API's read on every request. */
-export async function getSurveyLite(db: Kysely<Database>, id: string): Promise<SurveyRecord | null> {
-  const row = await db.selectFrom('surveys').select(LITE_COLUMNS).where('id', '=', id).executeTakeFirst();
-  return row ? { ...row, roster_ids: null } : null;
-}
-
 /** The fixed roster (JSON of employeeIds) of a launched survey, read apart: it can be large. */
 export async function getRosterIds(db: Kysely<Database>, id: string): Promise<string | null> {
   return (await db.selectFrom('surveys').select('roster_ids').where('id', '=', id).executeTakeFirst())?.roster_ids ?? null;
 }
 
+/** The survey with the share of `userId` on it (null when not shared with them). */
 export async function getSurveyForUser(db: Kysely<Database>, id: string, userId: string): Promise<SurveyWithShare | null> {
   const row = await db
     .selectFrom('surveys as s')
@@ -143,8 +136,51 @@ export async function getRespondent(db: Kysely<Database>, surveyId: string, empl
   return (await db.selectFrom('survey_respondents').selectAll().where('survey_id', '=', surveyId).where('employee_id', '=', employeeId).executeTakeFirst()) ?? null;
 }
 
-export async function getRespondentByTokenHash(db: Kysely<Database>, hash: string): Promise<RespondentRecord | null> {
-  return (await db.selectFrom('survey_respondents').selectAll().where('token_hash', '=', hash).executeTakeFirst()) ?? null;
+/** What the respondent API needs of a survey: no selectors, no fixed roster (the big columns). */
+export type RespondentSurveyRecord = Pick<SurveyRecord, 'id' | 'dir' | 'status' | 'privacy' | 'intro' | 'consent' | 'questions' | 'version' | 'schedule' | 'modified'>;
+
+/**
+ * The respondent of a link token hash with their survey, in one indexed read (a prepared statement): the
+ * respondent API's read on every request. Nothing of it is cached, so a revoked link, a re-issued one or
+ * a survey paused, closed or edited on any instance is seen by the next request.
+ */
+export async function getRespondentLink(db: Kysely<Database>, hash: string): Promise<{ respondent: RespondentRecord; survey: RespondentSurveyRecord } | null> {
+  const [r] = await runPrepared(
+    db,
+    'getRespondentLink',
+    (db, p) =>
+      db
+        .selectFrom('survey_respondents as r')
+        .innerJoin('surveys as s', 's.id', 'r.survey_id')
+        .select([
+          'r.survey_id',
+          'r.employee_id',
+          'r.token_hash',
+          'r.token_gen',
+          'r.pseudonym',
+          'r.status',
+          'r.started_at',
+          'r.submitted_at',
+          'r.entered_by',
+          'r.modified',
+          's.dir as s_dir',
+          's.status as s_status',
+          's.privacy as s_privacy',
+          's.intro as s_intro',
+          's.consent as s_consent',
+          's.questions as s_questions',
+          's.version as s_version',
+          's.schedule as s_schedule',
+          's.modified as s_modified',
+        ])
+        .where('r.token_hash', '=', p(0)),
+    [hash],
+  );
+  if (!r) return null;
+  return {
+    respondent: { survey_id: r.survey_id, employee_id: r.employee_id, token_hash: r.token_hash, token_gen: r.token_gen, pseudonym: r.pseudonym, status: r.status, started_at: r.started_at, submitted_at: r.submitted_at, entered_by: r.entered_by, modified: r.modified },
+    survey: { id: r.survey_id, dir: r.s_dir, status: r.s_status, privacy: r.s_privacy, intro: r.s_intro, consent: r.s_consent, questions: r.s_questions, version: r.s_version, schedule: r.s_schedule, modified: r.s_modified },
+  };
 }
 
 export async function updateRespondent(db: Kysely<Database>, surveyId: string, employeeId: string, patch: Partial<Omit<RespondentRecord, 'survey_id' | 'employee_id'>>): Promise<void> {

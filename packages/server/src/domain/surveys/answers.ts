@@ -9,7 +9,8 @@
 import type { Kysely } from 'kysely';
 import { getEmployeeByEmployeeId, updateEmployee } from '../../store/people.ts';
 import type { Database } from '../../store/schema.ts';
-import { getAnswers, getRosterIds, markStarted, upsertAnswer, type SurveyRecord } from '../../store/surveys.ts';
+import { writeAnswer } from '../../store/answer-batch.ts';
+import { getAnswers, getRosterIds, type SurveyRecord } from '../../store/surveys.ts';
 import type { ProblemItem } from '../errors.ts';
 import { checkAttributeValue, type Question } from './questions.ts';
 
@@ -21,7 +22,7 @@ import { checkAttributeValue, type Question } from './questions.ts';
  */
 const rosterCache = new Map<string, { modified: string; set: Promise<Set<string>> }>();
 
-export function rosterOf(db: Kysely<Database>, s: SurveyRecord): Promise<Set<string>> {
+export function rosterOf(db: Kysely<Database>, s: Pick<SurveyRecord, 'id' | 'modified'>): Promise<Set<string>> {
   const hit = rosterCache.get(s.id);
   if (hit && hit.modified === s.modified) return hit.set;
   const set = getRosterIds(db, s.id).then((text) => new Set(JSON.parse(text ?? '[]') as string[]));
@@ -34,7 +35,7 @@ export function rosterOf(db: Kysely<Database>, s: SurveyRecord): Promise<Set<str
   return set;
 }
 
-export function questionsOf(s: SurveyRecord): Question[] {
+export function questionsOf(s: Pick<SurveyRecord, 'questions'>): Question[] {
   return JSON.parse(s.questions) as Question[];
 }
 
@@ -113,10 +114,13 @@ export async function answerMap(db: Kysely<Database>, surveyId: string, employee
   return new Map((await getAnswers(db, surveyId, employeeId)).map((a) => [a.question_id, JSON.parse(a.value) as unknown]));
 }
 
-/** Stores one checked answer (and its custom field), and marks the respondent started. */
-export async function saveAnswer(db: Kysely<Database>, s: SurveyRecord, employeeId: string, q: Question, value: unknown, at: string): Promise<void> {
-  await upsertAnswer(db, { survey_id: s.id, employee_id: employeeId, question_id: q.id, value: JSON.stringify(value), version: s.version, saved_at: at });
-  await markStarted(db, s.id, employeeId, at);
+/**
+ * Stores one checked answer (and its custom field), and marks the respondent started unless `started`
+ * (they were read `inProgress` or `submitted`). Outside a transaction the save is group-committed with
+ * the others of the same turn (store/answer-batch.ts) and returns once it is committed.
+ */
+export async function saveAnswer(db: Kysely<Database>, s: Pick<SurveyRecord, 'id' | 'dir' | 'version'>, employeeId: string, q: Question, value: unknown, at: string, started = false): Promise<void> {
+  await writeAnswer(db, { row: { survey_id: s.id, employee_id: employeeId, question_id: q.id, value: JSON.stringify(value), version: s.version, saved_at: at }, markStarted: !started });
   if (q.customField && q.type !== 'multipleChoice') {
     const person = await getEmployeeByEmployeeId(db, s.dir, employeeId);
     if (person) {

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { allEmployees, listCustomFields } from '../../store/people.ts';
 import type { Database } from '../../store/schema.ts';
-import { deleteAnswer, getRespondent, getRespondentByTokenHash, getSurveyByOpenLinkHash, getSurveyLite, isRevokedLink, updateRespondent, type RespondentRecord, type SurveyRecord } from '../../store/surveys.ts';
+import { deleteAnswer, getRespondent, getRespondentLink, getSurveyByOpenLinkHash, isRevokedLink, updateRespondent, type RespondentRecord, type RespondentSurveyRecord, type SurveyRecord } from '../../store/surveys.ts';
 import { DomainError, invalidArgs, type ProblemItem } from '../errors.ts';
 import { answerMap, checkComplete, checkValue, namedIn, questionsOf, rosterOf, saveAnswer } from './answers.ts';
 import { linkKey, respondentToken, respondentUrl, TOKEN_SHAPE, tokenHash } from './links.ts';
@@ -26,7 +26,7 @@ export interface RespondentDeps {
 }
 
 export interface Opened {
-  survey: SurveyRecord;
+  survey: RespondentSurveyRecord;
   respondent: RespondentRecord;
 }
 
@@ -38,7 +38,7 @@ export class InvalidLinkError extends DomainError {
 }
 
 /** The survey is open for answers now, or the problem that says why not. */
-export function checkOpen(s: SurveyRecord, now: number): void {
+export function checkOpen(s: Pick<SurveyRecord, 'status' | 'schedule'>, now: number): void {
   const schedule = JSON.parse(s.schedule) as { opensAt?: string; closesAt?: string };
   if (s.status === 'completed' || (schedule.closesAt && Date.parse(schedule.closesAt) <= now)) throw new DomainError('SURVEY_CLOSED', 'this survey is closed; answers are no longer accepted');
   if (s.status === 'offline') throw new DomainError('SURVEY_NOT_OPEN', 'this survey is paused for the moment; please try again later');
@@ -46,19 +46,38 @@ export function checkOpen(s: SurveyRecord, now: number): void {
   if (schedule.opensAt && Date.parse(schedule.opensAt) > now) throw new DomainError('SURVEY_NOT_OPEN', `this survey opens at ${schedule.opensAt}`);
 }
 
-/** The respondent and survey of a link token; throws the problems of the module comment. */
-export async function openLink(deps: RespondentDeps, token: string): Promise<Opened> {
+/**
+ * The respondent and survey of a link token (`hash` = tokenHash(token), when the caller has it); throws
+ * the problems of the module comment. One indexed read of both, never cached (store/surveys.ts
+ * getRespondentLink): a revoke, re-issue, pause or close on any instance applies to the next request.
+ */
+export async function openLink(deps: RespondentDeps, token: string, hash = tokenHash(token)): Promise<Opened> {
   if (!TOKEN_SHAPE.test(token)) throw new InvalidLinkError();
-  const hash = tokenHash(token);
-  const respondent = await getRespondentByTokenHash(deps.db, hash);
-  if (!respondent) {
+  const opened = await getRespondentLink(deps.db, hash);
+  if (!opened) {
     if (await isRevokedLink(deps.db, hash)) throw new DomainError('LINK_REVOKED', 'this survey link was replaced or withdrawn; ask the survey’s organizer for your current link');
     throw new InvalidLinkError();
   }
-  const survey = await getSurveyLite(deps.db, respondent.survey_id);
-  if (!survey) throw new InvalidLinkError();
-  checkOpen(survey, deps.now());
-  return { survey, respondent };
+  checkOpen(opened.survey, deps.now());
+  return opened;
+}
+
+/**
+ * A survey's questions parsed once per survey and text (every save looks its question up): the entry is
+ * used only while the stored text, read with the link on every request, is the same, so an edit is seen
+ * at once. Callers never change what it returns.
+ */
+const questionCache = new Map<string, { text: string; list: Question[]; byId: Map<string, Question> }>();
+const QUESTION_CACHE_SURVEYS = 200;
+
+function questionsCached(s: Pick<SurveyRecord, 'id' | 'questions'>): { list: Question[]; byId: Map<string, Question> } {
+  const hit = questionCache.get(s.id);
+  if (hit && hit.text === s.questions) return hit;
+  const list = questionsOf(s);
+  const entry = { text: s.questions, list, byId: new Map(list.map((q) => [q.id, q])) };
+  if (!hit && questionCache.size >= QUESTION_CACHE_SURVEYS) questionCache.delete(questionCache.keys().next().value as string);
+  questionCache.set(s.id, entry);
+  return entry;
 }
 
 /** A question as the respondent sees it (no custom field). */
@@ -69,7 +88,7 @@ function respondentQuestion(q: Question): Omit<Question, 'customField'> {
 
 export async function respondentView(deps: RespondentDeps, o: Opened) {
   const { survey, respondent } = o;
-  const questions = questionsOf(survey);
+  const questions = questionsCached(survey).list;
   const answers = await answerMap(deps.db, survey.id, respondent.employee_id);
   const person = (await allEmployees(deps.db, survey.dir)).find((p) => p.employee_id === respondent.employee_id);
   const schedule = JSON.parse(survey.schedule) as { closesAt?: string };
@@ -120,8 +139,8 @@ export async function respondentRoster(deps: RespondentDeps, o: Opened, query: {
   return { total: people.length, offset, limit, fields: visible.map((f) => ({ key: f.key, label: f.label })), people: people.slice(offset, offset + limit) };
 }
 
-function questionOf(s: SurveyRecord, id: string): Question {
-  const q = questionsOf(s).find((x) => x.id === id);
+function questionOf(s: RespondentSurveyRecord, id: string): Question {
+  const q = questionsCached(s).byId.get(id);
   if (!q) throw new DomainError('NOT_FOUND', `the survey has no question ${JSON.stringify(id)}`);
   return q;
 }
@@ -136,7 +155,7 @@ export async function respondentSave(deps: RespondentDeps, o: Opened, questionId
   checkValue(q, b.value, { roster: await rosterOf(deps.db, o.survey), self: o.respondent.employee_id, answers }, '/value', problems);
   if (problems.length) throw invalidArgs(problems);
   const at = new Date(deps.now()).toISOString();
-  await saveAnswer(deps.db, o.survey, o.respondent.employee_id, q, b.value, at);
+  await saveAnswer(deps.db, o.survey, o.respondent.employee_id, q, b.value, at, o.respondent.status !== 'notStarted');
   return { questionId: q.id, value: b.value, version: o.survey.version, savedAt: at };
 }
 
@@ -152,7 +171,7 @@ export async function respondentSubmit(deps: RespondentDeps, o: Opened, body: un
   const consent = o.survey.consent === null ? null : (JSON.parse(o.survey.consent) as { required: boolean });
   const problems: ProblemItem[] = [];
   if (consent?.required && b.consent !== true) problems.push({ path: '/consent', message: 'this survey asks for consent: send consent: true' });
-  problems.push(...checkComplete(questionsOf(o.survey), await answerMap(deps.db, o.survey.id, o.respondent.employee_id), '/answers'));
+  problems.push(...checkComplete(questionsCached(o.survey).list, await answerMap(deps.db, o.survey.id, o.respondent.employee_id), '/answers'));
   if (problems.length) throw invalidArgs(problems);
   const at = new Date(deps.now()).toISOString();
   await updateRespondent(deps.db, o.survey.id, o.respondent.employee_id, { status: 'submitted', submitted_at: at, started_at: o.respondent.started_at ?? at, modified: at });
