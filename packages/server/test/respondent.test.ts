@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
 import { buildApp, loggerOptions } from '../src/app.ts';
+import { writeAnswer } from '../src/store/answer-batch.ts';
 
 const QUESTIONS = [
   { id: 'advice', type: 'relationship', text: 'Who do you go to for advice?', maxSelections: 3, minSelections: 1, noneOption: true },
@@ -130,6 +131,64 @@ for (const dialect of DIALECTS) {
       assert.equal(blocked.statusCode, 429, 'an address over the limit is refused before any lookup, even with a real link');
       assert.ok(blocked.headers['retry-after']);
       assert.equal((await s('GET', token('E1'), undefined, '10.0.0.2')).statusCode, 200, 'other addresses are unaffected');
+    });
+
+    test('saves of one turn are committed together: the later save of a question wins, a failing save fails alone', async () => {
+      const db = t.app.database.db;
+      const at = new Date().toISOString();
+      const row = (question_id: string, value: unknown) => ({ survey_id: surveyId, employee_id: 'E8', question_id, value: JSON.stringify(value), version: 1, saved_at: at });
+      // one turn: the four saves form one batch (store/answer-batch.ts)
+      const results = await Promise.allSettled([
+        writeAnswer(db, { row: row('office', 'North'), markStarted: true }),
+        writeAnswer(db, { row: { ...row('broken', 'x'), value: null as unknown as string }, markStarted: true }),
+        writeAnswer(db, { row: row('office', 'South'), markStarted: true }),
+        writeAnswer(db, { row: row('advice', []), markStarted: true }),
+      ]);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+      );
+      const mine = (await api('GET', `/surveys/${surveyId}/responses`)).json().responses.find((r: { employeeId: string }) => r.employeeId === 'E8');
+      assert.deepEqual(mine.answers, { office: 'South', advice: [] }, 'the later save of office won; the failed one left nothing');
+      assert.equal(mine.status, 'inProgress');
+
+      // through HTTP: many respondents at once, every save answered 200 and stored
+      const many = await Promise.all(['E1', 'E2', 'E4', 'E5', 'E7', 'E8'].map((eid, i) => s('PUT', `${token(eid)}/answers/office`, { value: i % 2 ? 'North' : 'South' })));
+      assert.deepEqual(
+        many.map((r) => r.statusCode),
+        [200, 200, 200, 200, 200, 200],
+      );
+      const stored = new Map<string, unknown>((await api('GET', `/surveys/${surveyId}/responses`)).json().responses.map((r: { employeeId: string; answers: { office?: string } }) => [r.employeeId, r.answers.office]));
+      assert.deepEqual(
+        ['E1', 'E2', 'E4', 'E5', 'E7', 'E8'].map((eid) => stored.get(eid)),
+        ['South', 'North', 'South', 'North', 'South', 'North'],
+      );
+    });
+
+    test('nothing of a link or survey is served stale: a revoke, a question edit and a pause apply to the very next save', async () => {
+      const tk = token('E5');
+      assert.equal((await s('PUT', `${tk}/answers/office`, { value: 'North' })).statusCode, 200, 'warm');
+      // a question added after launch (a new version) can be answered at once; a removed one is gone at once
+      const survey = (await api('GET', `/surveys/${surveyId}`)).json();
+      const edited = [...survey.questions.filter((q: { id: string }) => q.id !== 'office'), { id: 'floor', type: 'number', text: 'Floor?', min: 0, max: 40 }];
+      assert.equal((await api('PUT', `/surveys/${surveyId}`, { questions: edited })).statusCode, 200);
+      const floor = await s('PUT', `${tk}/answers/floor`, { value: 3 });
+      assert.equal(floor.statusCode, 200, floor.body);
+      assert.equal(floor.json().version, survey.version + 1);
+      assert.equal((await s('PUT', `${tk}/answers/office`, { value: 'South' })).statusCode, 404, 'the removed question');
+      assert.equal((await api('PUT', `/surveys/${surveyId}`, { questions: survey.questions })).statusCode, 200);
+      // paused, then collecting again
+      await api('PUT', `/surveys/${surveyId}`, { status: 'offline' });
+      assert.equal((await s('PUT', `${tk}/answers/office`, { value: 'South' })).json().code, 'SURVEY_NOT_OPEN');
+      await api('PUT', `/surveys/${surveyId}`, { status: 'collecting' });
+      assert.equal((await s('PUT', `${tk}/answers/office`, { value: 'South' })).statusCode, 200);
+      // revoked: the next save is refused
+      assert.equal((await api('POST', `/surveys/${surveyId}/links/E5/revoke`)).json().link, null);
+      const after = await s('PUT', `${tk}/answers/office`, { value: 'North' });
+      assert.equal(after.statusCode, 410);
+      assert.equal(after.json().code, 'LINK_REVOKED');
+      const mine = (await api('GET', `/surveys/${surveyId}/responses`)).json().responses.find((r: { employeeId: string }) => r.employeeId === 'E5');
+      assert.equal(mine.answers.office, 'South', 'the refused save changed nothing');
     });
 
     test('the open link gives a respondent their own link by employeeId', async () => {

@@ -150,15 +150,16 @@ async function flushPostgres(db: Kysely<Database>, batch: Pending[]): Promise<vo
       .onConflict((oc) => oc.columns(['survey_id', 'employee_id', 'question_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), version: eb.ref('excluded.version'), saved_at: eb.ref('excluded.saved_at') })))
       .execute();
   } catch {
-    // one bad row fails the statement: each save on its own, so only that one fails
-    await Promise.all(
-      batch.map((item) =>
-        writeOne(db, item.w).then(
-          () => item.resolve(),
-          (err: unknown) => item.reject(err),
-        ),
-      ),
-    );
+    // one bad row fails the statement: each save on its own, in order (the later save of a row wins), so
+    // only that one fails
+    for (const item of batch) {
+      try {
+        await writeOne(db, item.w);
+        item.resolve();
+      } catch (err) {
+        item.reject(err);
+      }
+    }
     return;
   }
   const starts = new Map<string, { survey_id: string; employee_id: string; at: string }>();
