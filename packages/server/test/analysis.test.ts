@@ -1,9 +1,10 @@
 // The group report (`POST /api/v2/metrics/network/groups`) and network compare (`POST /api/v2/networks/compare`)
 // through the real HTTP stack on SQLite and PostgreSQL (docs/spec/decisions.md §11): answers, access rules,
 // scopes, plans and the 400s naming the field. Exact values against NetworkX: packages/engine/test/analysis-oracle.test.ts.
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
+import { userApp, bearer, DIALECTS } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 
 /** Sales {a, b, c}, Eng {d, e}, HR {f}, g without a team; a directed advice network with weights. */
 function advice() {
@@ -15,25 +16,18 @@ function advice() {
 
 for (const dialect of DIALECTS) {
   describe(`group report and compare (${dialect})`, () => {
-    let t: TestApp;
-    let token: string;
+    const t = fixture(() => userApp(dialect));
     let readOnly: string;
     let strangerToken: string;
     let freeToken: string;
     before(async () => {
-      t = await testApp(dialect);
-      const u = await t.user({ plan: 'enterprise' });
-      token = await t.token(u.id);
-      readOnly = await t.token(u.id, { scopes: ['networks:read'] });
-      const s = await t.user({ plan: 'enterprise' });
-      strangerToken = await t.token(s.id);
-      const f = await t.user({ plan: 'free' });
-      freeToken = await t.token(f.id);
+      readOnly = await t.token(t.owner.id, { scopes: ['networks:read'] });
+      strangerToken = await t.token((await t.user({ plan: 'enterprise' })).id);
+      freeToken = await t.token((await t.user({ plan: 'free' })).id);
     });
-    after(async () => t.close());
 
-    const post = (url: string, body: unknown, tok = token) => t.app.inject({ method: 'POST', url, headers: bearer(tok), payload: body as object });
-    const create = async (name: string, networkJSON: unknown, extra: Record<string, unknown> = {}, tok = token) => {
+    const post = (url: string, body: unknown, tok = t.ownerToken) => t.app.inject({ method: 'POST', url, headers: bearer(tok), payload: body as object });
+    const create = async (name: string, networkJSON: unknown, extra: Record<string, unknown> = {}, tok = t.ownerToken) => {
       const res = await post('/api/v2/networks', { name, networkJSON, ...extra }, tok);
       assert.equal(res.statusCode, 200, res.body);
       return res.json() as { _id: string; networkUUID: string };
@@ -96,7 +90,7 @@ for (const dialect of DIALECTS) {
       const res = await post('/api/v2/metrics/network/groups', { networkId: net._id, attribute: 'team' });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().ties, 7);
-      const after = (await t.app.inject({ method: 'GET', url: `/api/v2/networks/${net._id}`, headers: bearer(token) })).json();
+      const after = (await t.app.inject({ method: 'GET', url: `/api/v2/networks/${net._id}`, headers: bearer(t.ownerToken) })).json();
       assert.equal(after.networkUUID, net.networkUUID, 'a report never writes');
       assert.equal((await post('/api/v2/metrics/network/groups', { networkId: net._id, attribute: 'team' }, strangerToken)).statusCode, 404);
       assert.equal((await post('/api/v2/metrics/network/groups', { networkJSON: advice(), attribute: 'team' }, freeToken)).json().code, 'PLAN_REQUIRED');

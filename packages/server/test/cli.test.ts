@@ -6,14 +6,15 @@ import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { authenticateBasic, authenticateBearer } from '../src/domain/identity/credentials/authenticate.ts';
 import { insertNetwork } from '../src/store/networks.ts';
 import { getNetwork } from '../src/store/networks.ts';
 import { setMeta } from '../src/store/meta.ts';
 import { newId } from '../src/domain/ids.ts';
-import { openTestDatabase, testDialects, type TestDatabase } from './helpers/db.ts';
+import { openTestDatabase, testDialects } from './helpers/db.ts';
+import { fixture } from './helpers/fixture.ts';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'netloom.js');
 
@@ -34,13 +35,7 @@ function cli(env: Record<string, string>, args: string[], node = process.execPat
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`netloom CLI (${dialect})`, { skip }, () => {
-    let t: TestDatabase;
-    before(async () => {
-      t = await openTestDatabase(dialect);
-    });
-    after(async () => {
-      await t?.close();
-    });
+    const t = fixture(() => openTestDatabase(dialect));
 
     test('users, orgs, tokens, keys, revoke, migrate, handpick', async () => {
       const u = await cli(t.env, ['users', 'create', '--email', 'Ann@Example.com', '--name', 'Ann', '--plan', 'pro', '--password', 'long enough']);

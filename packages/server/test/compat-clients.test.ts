@@ -3,10 +3,11 @@
 // its Gephi exporter (Boolean columns, `Weight` on edges, shows the error body's `message`) and a
 // third-party Excel uploader (internal fields in the body, string booleans, Boolean cells). After each
 // edit, no field the client did not send may have changed.
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { testApp, DIALECTS, type TestApp } from './helpers/app.ts';
+import { userApp, basic, bearer, DIALECTS } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read field by field
 type Json = Record<string, any>;
@@ -24,19 +25,13 @@ function unchangedExcept(before: Json, after: Json, sent: string[]): void {
 
 for (const dialect of DIALECTS) {
   describe(`clients of the original service (${dialect})`, () => {
-    let t: TestApp;
+    const t = fixture(() => userApp(dialect));
     let base: string;
     let basicAuth: string;
-    let bearerAuth: string;
     before(async () => {
-      t = await testApp(dialect);
-      const owner = await t.user({ plan: 'enterprise' });
-      const keys = await t.keys(owner.id);
-      basicAuth = 'Basic ' + Buffer.from(`${keys.publicKey}:${keys.privateKey}`).toString('base64');
-      bearerAuth = `Bearer ${await t.token(owner.id)}`;
-      base = (await t.app.listen({ port: 0, host: '127.0.0.1' })) + '/api/v2';
+      basicAuth = basic(await t.keys(t.owner.id)).authorization;
+      base = (await t.listen()) + '/api/v2';
     });
-    after(async () => t.close());
 
     const get = async (id: string, auth = basicAuth) => (await fetch(`${base}/networks/${id}`, { headers: { authorization: auth } })).json() as Promise<Json>;
 
@@ -128,7 +123,7 @@ for (const dialect of DIALECTS) {
       const beforeMetric = await get(id);
       const metric = await fetch(`${base}/metrics/nodes/inDegree`, {
         method: 'POST',
-        headers: { authorization: bearerAuth, 'content-type': 'application/json' },
+        headers: { ...bearer(t.ownerToken), 'content-type': 'application/json' },
         body: JSON.stringify({ networkId: id, metricEdgeWeights: true }),
       });
       assert.equal(metric.status, 200, await metric.clone().text());
@@ -157,7 +152,7 @@ for (const dialect of DIALECTS) {
       // posted network JSON too, and `weight` wins when present
       const posted = await fetch(`${base}/metrics/nodes/inDegree`, {
         method: 'POST',
-        headers: { authorization: bearerAuth, 'content-type': 'application/json' },
+        headers: { ...bearer(t.ownerToken), 'content-type': 'application/json' },
         body: JSON.stringify({ networkJSON: { nodes: [{ id: 1 }, { id: 2 }], edges: [{ id: 1, source: 1, target: 2, attributes: { weight: 3, Weight: 10 } }] }, metricEdgeWeights: true }),
       });
       const pj = (await posted.json()) as Json;

@@ -305,6 +305,16 @@ describe('AI chat: OpenAI-compatible provider (stub), one at a time, cancel, all
     await stub.close();
   });
 
+  /** Two chat sessions, and the first one's question accepted (202) while the provider holds its answers. */
+  async function heldQuestion() {
+    const a = await chatSession(f, net);
+    const b = await chatSession(f, net);
+    stub.state.hold = true;
+    const first = await ask(f, a.token, 'Slow question');
+    assert.equal(first.statusCode, 202, first.body);
+    return { a, b, first };
+  }
+
   test('answers through /chat/completions with the model, key and network facts; tool calls become actions', async () => {
     const s = await chatSession(f, net);
     assert.equal((await viewer(f.app, s.token, 'GET', 'chat')).json().assistant, 'openai:stub-model');
@@ -332,11 +342,7 @@ describe('AI chat: OpenAI-compatible provider (stub), one at a time, cancel, all
   });
 
   test('one question at a time per session (429 RATE_LIMITED while answering); cancel stops it and frees the session', async () => {
-    const s = await chatSession(f, net);
-    const other = await chatSession(f, net);
-    stub.state.hold = true;
-    const first = await ask(f, s.token, 'Slow question');
-    assert.equal(first.statusCode, 202, first.body);
+    const { a: s, b: other, first } = await heldQuestion();
     const busy = await ask(f, s.token, 'Another one');
     assert.equal(busy.statusCode, 429, busy.body);
     assert.equal(busy.json().code, 'RATE_LIMITED');
@@ -371,11 +377,7 @@ describe('AI chat: OpenAI-compatible provider (stub), one at a time, cancel, all
   test('the monthly allowance: a question in progress counts; spent → 403 with the reason; a new month renews it', async () => {
     const used = (await f.host('GET', '/api/v2/embed/chat')).json().allowance.used;
     await f.operator({ limits: { aiQuestionsPerMonth: used + 1 } });
-    const a = await chatSession(f, net);
-    const b = await chatSession(f, net);
-    stub.state.hold = true;
-    const r1 = await ask(f, a.token, 'Slow question');
-    assert.equal(r1.statusCode, 202, r1.body);
+    const { a, b, first: r1 } = await heldQuestion();
     const r2 = await ask(f, b.token, 'Another question');
     assert.equal(r2.statusCode, 403, r2.body);
     assert.equal(r2.json().code, 'CHAT_NOT_PERMITTED');

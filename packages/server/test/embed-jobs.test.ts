@@ -4,11 +4,12 @@
 // one job at a time per session; Cancel; only the session's own jobs (another session, the organization's
 // API credential and an API job id are all 404). PostgreSQL runs with the Redis queue (BullMQ), SQLite
 // with the table queue.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { DIALECTS } from './helpers/app.ts';
+import { DIALECTS, type Dialect } from './helpers/app.ts';
 import { embedFixture, openSession, accessToken, viewer, type EmbedFixture } from './helpers/embed.ts';
+import { fixture } from './helpers/fixture.ts';
 import { deleteRedisKeys, queueEnv } from './helpers/redis.ts';
 
 function vcall(app: FastifyInstance, token: string, method: 'GET' | 'POST' | 'DELETE', path: string, opts: { payload?: unknown; async?: boolean } = {}) {
@@ -31,17 +32,22 @@ async function finished(app: FastifyInstance, token: string, jobId: string): Pro
   throw new Error(`job ${jobId} did not finish`);
 }
 
+/** embedFixture on the dialect's job queue (PostgreSQL: BullMQ on Redis under a prefix of its own, whose keys go at close). */
+async function queuedEmbedFixture(dialect: Dialect, env: Record<string, string>): Promise<EmbedFixture> {
+  const qenv = queueEnv(dialect);
+  const f = await embedFixture(dialect, { ...env, ...qenv });
+  return {
+    ...f,
+    async close() {
+      await f.close();
+      if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
+    },
+  };
+}
+
 for (const dialect of DIALECTS) {
   describe(`embedded viewer: metric jobs (${dialect})`, () => {
-    let f: EmbedFixture;
-    const qenv = queueEnv(dialect);
-    before(async () => {
-      f = await embedFixture(dialect, { NETLOOM_JOB_POLL_MS: '50', ...qenv });
-    });
-    after(async () => {
-      await f.t.close();
-      if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
-    });
+    const f = fixture(() => queuedEmbedFixture(dialect, { NETLOOM_JOB_POLL_MS: '50' }));
 
     async function token(permission: 'View' | 'Edit' = 'View'): Promise<string> {
       const s = await openSession(f, { permission });
@@ -108,15 +114,7 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`embedded viewer: metric jobs without a worker (${dialect})`, () => {
-    let f: EmbedFixture;
-    const qenv = queueEnv(dialect);
-    before(async () => {
-      f = await embedFixture(dialect, { NETLOOM_WORKERS: '0', ...qenv });
-    });
-    after(async () => {
-      await f.t.close();
-      if (qenv.NETLOOM_REDIS_PREFIX) await deleteRedisKeys(qenv.NETLOOM_REDIS_PREFIX);
-    });
+    const f = fixture(() => queuedEmbedFixture(dialect, { NETLOOM_WORKERS: '0' }));
 
     test('one job at a time per session (429); Cancel → cancelled, and the session may start another', async () => {
       const s = await openSession(f, { permission: 'View' });

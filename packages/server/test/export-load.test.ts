@@ -5,64 +5,37 @@
 // added ~2 GiB). Heavy: run on its own (scripts/test.ts SERIAL_FILES). SQLite and PostgreSQL.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { testApp, bearer, DIALECTS } from './helpers/app.ts';
+import { userApp, bearer, DIALECTS } from './helpers/app.ts';
 import { baNetwork } from './helpers/graphs.ts';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { underLoad } from './helpers/load.ts';
 
 for (const dialect of DIALECTS) {
   describe(`export under load (${dialect})`, () => {
     test('2 concurrent anonymous xlsx exports of a 50k-node / 250k-edge Public network: /healthz within 1 s throughout, RSS +≤ 512 MiB', { timeout: 600_000 }, async () => {
-      const t = await testApp(dialect);
+      const t = await userApp(dialect);
       try {
-        await t.app.listen({ port: 0, host: '127.0.0.1' });
-        const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-        const token = await t.token((await t.user()).id);
+        const base = await t.listen();
         let body: string | null = JSON.stringify({ name: 'big public', status: 'Public', networkJSON: baNetwork(50_000, 5) });
-        const created = await fetch(`${base}/api/v2/networks`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body });
+        const created = await fetch(`${base}/api/v2/networks`, { method: 'POST', headers: { ...bearer(t.ownerToken), 'content-type': 'application/json' }, body });
         body = null;
         assert.equal(created.status, 200, await created.clone().text());
         const net = (await created.json()) as { _id: string; nodeCount: number; edgeCount: number };
         assert.equal(net.nodeCount, 50_000);
         assert.ok(net.edgeCount >= 249_000, String(net.edgeCount));
-        gc();
-        await new Promise((r) => setTimeout(r, 200));
-        gc();
-        const baseline = process.memoryUsage().rss;
-        let peak = baseline;
-        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
-        // /healthz, one request after another, throughout
-        let running = true;
-        const latencies: number[] = [];
-        const probe = (async () => {
-          while (running) {
-            const t0 = performance.now();
-            const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5_000) });
-            await res.arrayBuffer();
-            latencies.push(performance.now() - t0);
-            assert.equal(res.status, 200);
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        })();
-        const started = performance.now();
-        const files = await Promise.all([0, 1].map(async () => {
-          const res = await fetch(`${base}/api/v2/networks/${net._id}/export?format=xlsx`);
-          assert.equal(res.status, 200, res.status === 200 ? '' : await res.text());
-          return Buffer.from(await res.arrayBuffer());
-        }));
-        const elapsed = performance.now() - started;
-        running = false;
-        await probe;
-        clearInterval(sampler);
-        const growthMiB = (peak - baseline) / 2 ** 20;
+        const load = await underLoad(base, { sampleMs: 25, healthzTimeoutMs: 5_000, healthzPauseMs: 50 }, () =>
+          Promise.all([0, 1].map(async () => {
+            const res = await fetch(`${base}/api/v2/networks/${net._id}/export?format=xlsx`);
+            assert.equal(res.status, 200, res.status === 200 ? '' : await res.text());
+            return Buffer.from(await res.arrayBuffer());
+          })),
+        );
+        const { result: files, elapsedMs: elapsed, growthMiB, latencies } = load;
         const slowest = Math.max(...latencies);
         console.log(`# ${dialect}: 2 xlsx exports in ${(elapsed / 1000).toFixed(1)} s, ${files[0].length} bytes each; /healthz ${latencies.length} requests, slowest ${slowest.toFixed(0)} ms; RSS +${growthMiB.toFixed(0)} MiB at peak`);
         assert.equal(files[0].subarray(0, 2).toString('latin1'), 'PK');
         assert.ok(files[0].equals(files[1]));
         assert.ok(latencies.length >= 3, `${latencies.length} /healthz answers`);
+        assert.ok(load.statuses.every((status) => status === 200), `/healthz: ${load.statuses.join(',')}`);
         assert.ok(slowest < 1000, `slowest /healthz ${slowest.toFixed(0)} ms`);
         assert.ok(growthMiB <= 512, `RSS grew ${growthMiB.toFixed(0)} MiB`);
       } finally {

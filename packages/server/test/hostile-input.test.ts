@@ -1,23 +1,17 @@
 // Hostile and unusual input through the real HTTP stack: prototype keys, ids that are names of
 // Object.prototype members, syntax errors, empty bodies. Always a clear 4xx naming the place, or a
 // correct answer — never a 500 and never a silently dropped node.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, bearer, type TestApp } from './helpers/app.ts';
+import { userApp, bearer } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 import { findForbiddenKey } from '../src/http/json-body.ts';
 
 describe('hostile input', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await testApp('sqlite');
-    const u = await t.user({ plan: 'enterprise' });
-    token = await t.token(u.id);
-  });
-  after(() => t.close());
+  const t = fixture(() => userApp('sqlite'));
 
   const post = (url: string, payload: string) =>
-    t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'content-type': 'application/json' }, payload });
+    t.app.inject({ method: 'POST', url, headers: { ...bearer(t.ownerToken), 'content-type': 'application/json' }, payload });
 
   test('a __proto__ key is refused with 400 naming its JSON pointer (networks API)', async () => {
     const res = await post('/api/v2/networks', '{"name":"x","networkJSON":{"nodes":[{"id":1,"attributes":{"__proto__":{"polluted":1}}}]}}');
@@ -48,7 +42,7 @@ describe('hostile input', () => {
     assert.doesNotMatch(empty.json().detail, /not valid JSON/);
     // … and a request that needs no body is not refused for carrying Content-Type: application/json
     const made = await post('/api/v2/networks', JSON.stringify({ name: 'tmp', networkJSON: { nodes: [] } }));
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/v2/networks/${made.json()._id}`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: '' });
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/v2/networks/${made.json()._id}`, headers: { ...bearer(t.ownerToken), 'content-type': 'application/json' }, payload: '' });
     assert.equal(del.statusCode, 200, del.body);
     const deep = await post('/api/v2/networks', '['.repeat(100_000) + ']'.repeat(100_000));
     assert.equal(deep.statusCode, 400);
@@ -76,7 +70,7 @@ describe('hostile input', () => {
     const id = created.json()._id as string;
     const run = await post('/api/v2/metrics/nodes/betweennessCentrality', JSON.stringify({ networkId: id }));
     assert.equal(run.statusCode, 200, run.body);
-    const got = await t.app.inject({ method: 'GET', url: `/api/v2/networks/${id}`, headers: bearer(token) });
+    const got = await t.app.inject({ method: 'GET', url: `/api/v2/networks/${id}`, headers: bearer(t.ownerToken) });
     const stored = got.json().networkJSON.nodes as { id: string; attributes: Record<string, unknown> }[];
     assert.deepEqual(stored.map((n) => n.id), ids);
     for (const n of stored) assert.equal(typeof n.attributes['Betweenness Centrality'], 'number', `${n.id} got its value`);

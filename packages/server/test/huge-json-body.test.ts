@@ -7,79 +7,39 @@
 // involved (nothing is stored), so SQLite only.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { createGzip } from 'node:zlib';
-import { testApp, bearer } from './helpers/app.ts';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { testApp, userApp, bearer } from './helpers/app.ts';
+import { compressWhileWriting, underLoad } from './helpers/load.ts';
 
 /** `{"name":…,"networkJSON":{"nodes":[{"id":0},…],"edges":[]}}` with `n` nodes, gzipped as it is written (never held whole). */
 async function gzippedNetworkBody(n: number): Promise<{ gz: Buffer; bytes: number }> {
-  const gzip = createGzip({ level: 1 });
-  const out: Buffer[] = [];
-  gzip.on('data', (c: Buffer) => out.push(c));
-  const done = new Promise<void>((resolve, reject) => {
-    gzip.on('end', resolve);
-    gzip.on('error', reject);
+  const { data, bytes } = await compressWhileWriting(createGzip({ level: 1 }), async (write) => {
+    await write('{"name":"ten million","networkJSON":{"nodes":[');
+    const CHUNK = 100_000;
+    for (let start = 0; start < n; start += CHUNK) {
+      const parts: string[] = [];
+      for (let i = start; i < Math.min(n, start + CHUNK); i++) parts.push(`{"id":${i}}`);
+      await write((start > 0 ? ',' : '') + parts.join(','));
+    }
+    await write('],"edges":[]}}');
   });
-  let bytes = 0;
-  const write = async (s: string) => {
-    bytes += s.length;
-    if (!gzip.write(s)) await new Promise((r) => gzip.once('drain', r));
-  };
-  await write('{"name":"ten million","networkJSON":{"nodes":[');
-  const CHUNK = 100_000;
-  for (let start = 0; start < n; start += CHUNK) {
-    const parts: string[] = [];
-    for (let i = start; i < Math.min(n, start + CHUNK); i++) parts.push(`{"id":${i}}`);
-    await write((start > 0 ? ',' : '') + parts.join(','));
-  }
-  await write('],"edges":[]}}');
-  gzip.end();
-  await done;
-  return { gz: Buffer.concat(out), bytes };
+  return { gz: data, bytes };
 }
 
 describe('a 10M-node JSON body', () => {
   test('POST /networks and a metric call: 413 before parsing, RSS +≤ 512 MiB, /healthz answers throughout', { timeout: 600_000 }, async () => {
-    const t = await testApp('sqlite');
+    const t = await userApp('sqlite');
     try {
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-      const token = await t.token((await t.user()).id);
+      const base = await t.listen();
       const { gz, bytes } = await gzippedNetworkBody(10_000_000);
       const body = new Uint8Array(gz);
       assert.ok(bytes < t.config.limits.maxInflatedBytes, `${bytes} bytes fit the body limits, so only the node count refuses it`);
       for (const [what, path] of [['POST /networks', '/api/v2/networks'], ['metric', '/api/v2/metrics/nodes/inDegree']] as const) {
-        gc();
-        await new Promise((r) => setTimeout(r, 200));
-        gc();
-        const baseline = process.memoryUsage().rss;
-        let peak = baseline;
-        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
-        let running = true;
-        const latencies: number[] = [];
-        const statuses: number[] = [];
-        const probe = (async () => {
-          while (running) {
-            const t0 = performance.now();
-            const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(10_000) });
-            await res.arrayBuffer();
-            latencies.push(performance.now() - t0);
-            statuses.push(res.status);
-            await new Promise((r) => setTimeout(r, 25));
-          }
-        })();
-        const started = performance.now();
-        const res = await fetch(base + path, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json', 'content-encoding': 'gzip' }, body });
-        const answer = (await res.json()) as { code: string; detail: string; errors?: { path: string }[] };
-        const elapsed = performance.now() - started;
-        running = false;
-        await probe;
-        clearInterval(sampler);
-        const growthMiB = (peak - baseline) / 2 ** 20;
+        const load = await underLoad(base, { sampleMs: 10, healthzTimeoutMs: 10_000, healthzPauseMs: 25 }, async () => {
+          const res = await fetch(base + path, { method: 'POST', headers: { ...bearer(t.ownerToken), 'content-type': 'application/json', 'content-encoding': 'gzip' }, body });
+          return { res, answer: (await res.json()) as { code: string; detail: string; errors?: { path: string }[] } };
+        });
+        const { result: { res, answer }, elapsedMs: elapsed, growthMiB, latencies, statuses } = load;
         const slowest = Math.max(...latencies);
         console.log(`# ${what}: ${(bytes / 2 ** 20).toFixed(0)} MiB body (${(gz.length / 2 ** 20).toFixed(0)} MiB gzipped) → ${res.status} in ${elapsed.toFixed(0)} ms; /healthz ${latencies.length} answers, slowest ${slowest.toFixed(0)} ms; RSS +${growthMiB.toFixed(0)} MiB at peak`);
         assert.equal(res.status, 413, JSON.stringify(answer));
@@ -89,7 +49,7 @@ describe('a 10M-node JSON body', () => {
         assert.ok(statuses.length >= 1 && statuses.every((s) => s === 200), `/healthz: ${statuses.join(',')}`);
         assert.ok(growthMiB <= 512, `RSS grew ${growthMiB.toFixed(0)} MiB (before: +1 GiB)`);
       }
-      assert.equal(((await (await fetch(`${base}/api/v2/networks`, { headers: bearer(token) })).json()) as unknown[]).length, 0, 'nothing stored');
+      assert.equal(((await (await fetch(`${base}/api/v2/networks`, { headers: bearer(t.ownerToken) })).json()) as unknown[]).length, 0, 'nothing stored');
     } finally {
       await t.close();
     }

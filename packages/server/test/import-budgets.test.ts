@@ -9,7 +9,9 @@ import { createDeflateRaw, crc32 } from 'node:zlib';
 import { mkdtempSync, openAsBlob, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
+import { userApp, bearer, DIALECTS } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
+import { compressWhileWriting, rssGrowth } from './helpers/load.ts';
 import { webClient } from './helpers/web.ts';
 import { zipArchive as zip } from './helpers/zip.ts';
 
@@ -17,26 +19,13 @@ const dir = mkdtempSync(join(tmpdir(), 'netloom-budgets-'));
 
 /** Deflates `size` bytes made by repeating `unit` (after `head`), without holding them: the zip entry's data, CRC and sizes. */
 async function deflated(head: string, unit: string, size: number): Promise<{ data: Buffer; crc: number; size: number }> {
-  const deflate = createDeflateRaw({ level: 9 });
-  const out: Buffer[] = [];
-  deflate.on('data', (c: Buffer) => out.push(c));
-  const done = new Promise<void>((resolve, reject) => {
-    deflate.on('end', resolve);
-    deflate.on('error', reject);
+  const { data, bytes, crc } = await compressWhileWriting(createDeflateRaw({ level: 9 }), async (write) => {
+    const first = Buffer.from(head);
+    await write(first);
+    const block = Buffer.from(unit.repeat(Math.ceil((1 << 20) / unit.length)));
+    for (let written = first.length; written + block.length <= size; written += block.length) await write(block);
   });
-  let crc = 0;
-  let written = 0;
-  const write = async (b: Buffer) => {
-    crc = crc32(b, crc);
-    written += b.length;
-    if (!deflate.write(b)) await new Promise((r) => deflate.once('drain', r));
-  };
-  await write(Buffer.from(head));
-  const block = Buffer.from(unit.repeat(Math.ceil((1 << 20) / unit.length)));
-  while (written + block.length <= size) await write(block);
-  deflate.end();
-  await done;
-  return { data: Buffer.concat(out), crc: crc >>> 0, size: written };
+  return { data, crc, size: bytes };
 }
 
 const stored = (name: string, text: string) => {
@@ -71,40 +60,25 @@ before(async () => {
 
 for (const dialect of DIALECTS) {
   describe(`import budgets and warnings (${dialect})`, () => {
-    let t: TestApp;
+    const t = fixture(() => userApp(dialect));
     let base: string;
-    let token: string;
-    let owner: { id: string; email: string };
     before(async () => {
-      t = await testApp(dialect);
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-      owner = await t.user({ plan: 'enterprise' });
-      token = await t.token(owner.id);
+      base = await t.listen();
     });
-    after(async () => t.close());
 
     const upload = async (path: string, name: string) => {
       const form = new FormData();
       form.append('file', await openAsBlob(path), name);
-      return fetch(`${base}/api/v2/networks/import`, { method: 'POST', body: form, headers: bearer(token) });
+      return fetch(`${base}/api/v2/networks/import`, { method: 'POST', body: form, headers: bearer(t.ownerToken) });
     };
 
     /** Uploads and answers the status, the problem and the largest RSS growth seen while the request ran. */
     const measured = async (path: string, name: string) => {
-      const start = process.memoryUsage.rss();
-      let peak = start;
-      const timer = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage.rss());
-      }, 10);
-      try {
+      const { result, growthMiB } = await rssGrowth(async () => {
         const res = await upload(path, name);
-        const body = (await res.json()) as { code: string; message: string };
-        peak = Math.max(peak, process.memoryUsage.rss());
-        return { status: res.status, body, growthMiB: (peak - start) / 2 ** 20 };
-      } finally {
-        clearInterval(timer);
-      }
+        return { status: res.status, body: (await res.json()) as { code: string; message: string } };
+      }, 10);
+      return { ...result, growthMiB };
     };
 
     test('a 255 KB-class zipped CSV with one 250 MiB header line: 413 before it is unpacked, RSS growth ≤ 512 MiB', async () => {
@@ -126,7 +100,7 @@ for (const dialect of DIALECTS) {
       assert.match(r.body.message, /sheet1\.xml unpacks to \d+ times its packed size/);
       console.log(`xlsx (${(bytes / 1024).toFixed(0)} KB, sheet 200 MiB): ${r.status}, RSS growth ${r.growthMiB.toFixed(1)} MiB`);
       assert.ok(r.growthMiB <= 512, `${r.growthMiB} MiB`);
-      const list = (await (await fetch(`${base}/api/v2/networks`, { headers: bearer(token) })).json()) as unknown[];
+      const list = (await (await fetch(`${base}/api/v2/networks`, { headers: bearer(t.ownerToken) })).json()) as unknown[];
       assert.equal(list.length, 0);
     });
 
@@ -153,7 +127,7 @@ for (const dialect of DIALECTS) {
       assert.match(net.warnings[1].message, /every edge of the GEXF file declares itself undirected/);
       // the web app's upload answers the same warnings (201)
       const c = webClient(t.app);
-      assert.equal((await c.signIn(owner.email)).statusCode, 200);
+      assert.equal((await c.signIn(t.owner.email)).statusCode, 200);
       const form = new FormData();
       form.append('file', await openAsBlob(path), 'warn.gexf');
       const r = new Response(form);
@@ -165,10 +139,8 @@ for (const dialect of DIALECTS) {
 }
 
 test('a reader thread that needs more heap than NETLOOM_IMPORT_HEAP_MB ends as a 413, not a server out of memory', { timeout: 300_000 }, async () => {
-  const t = await testApp('sqlite', { NETLOOM_IMPORT_HEAP_MB: '32' });
+  const t = await userApp('sqlite', { NETLOOM_IMPORT_HEAP_MB: '32' });
   try {
-    const owner = await t.user({ plan: 'enterprise' });
-    const token = await t.token(owner.id);
     const rows = ['Source,Target,Weight'];
     for (let i = 0; i < 600_000; i++) rows.push(`n${i},n${(i * 7919) % 600_000},${i % 13}`);
     const path = join(dir, 'heap.csv');
@@ -176,14 +148,14 @@ test('a reader thread that needs more heap than NETLOOM_IMPORT_HEAP_MB ends as a
     const form = new FormData();
     form.append('file', await openAsBlob(path), 'heap.csv');
     const r = new Response(form);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/networks/import', headers: { ...bearer(token), 'content-type': String(r.headers.get('content-type')) }, payload: Buffer.from(await r.arrayBuffer()) });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/networks/import', headers: { ...bearer(t.ownerToken), 'content-type': String(r.headers.get('content-type')) }, payload: Buffer.from(await r.arrayBuffer()) });
     assert.equal(res.statusCode, 413, res.body);
     assert.match(res.json().message, /needs more memory than an import may use \(32 MiB, NETLOOM_IMPORT_HEAP_MB\)/);
     // the server goes on: a small import is read by a fresh worker
     const small = new FormData();
     small.append('file', new Blob(['Source,Target\na,b\n']), 'small.csv');
     const s = new Response(small);
-    const ok = await t.app.inject({ method: 'POST', url: '/api/v2/networks/import', headers: { ...bearer(token), 'content-type': String(s.headers.get('content-type')) }, payload: Buffer.from(await s.arrayBuffer()) });
+    const ok = await t.app.inject({ method: 'POST', url: '/api/v2/networks/import', headers: { ...bearer(t.ownerToken), 'content-type': String(s.headers.get('content-type')) }, payload: Buffer.from(await s.arrayBuffer()) });
     assert.equal(ok.statusCode, 200, ok.body);
   } finally {
     await t.close();

@@ -4,11 +4,12 @@
 // the metric takes `metricEdgeWeights` — in every edge weight. Every answer must be 200 with finite values
 // (no null where a number was computed) or a 4xx problem (docs/errors.md) with a `code` and a `message`
 // naming what was refused; never a 5xx. docs/security.md lists this test.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { metrics } from '@netloom/engine';
-import { testApp, bearer, type TestApp } from './helpers/app.ts';
+import { orgApp, bearer } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 
 const RUNS = Number(process.env.EXTREME_HTTP_RUNS ?? 12);
 const SEED = Number(process.env.EXTREME_HTTP_SEED ?? 4242);
@@ -104,15 +105,7 @@ function assertFiniteAnswer(id: string, body: unknown): void {
 }
 
 describe('metrics API: extreme finite numbers in every numeric parameter and edge weight', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await testApp('sqlite');
-    const u = await t.user({ plan: 'enterprise' });
-    await t.org(u.id, { plan: 'enterprise' });
-    token = await t.token(u.id);
-  });
-  after(async () => t.close());
+  const t = fixture(() => orgApp('sqlite'));
 
   for (const [id, metric] of metrics) {
     const props = (metric.params as unknown as { properties: Record<string, Schema> }).properties;
@@ -125,7 +118,7 @@ describe('metrics API: extreme finite numbers in every numeric parameter and edg
       await fc.assert(
         fc.asyncProperty(networkArb(hasWeights), paramsArb(id), async ({ net, directed }, params) => {
           const payload = { networkJSON: net, isDirected: directed, ...requiredParams(id, net), ...params };
-          const res = await t.app.inject({ method: 'POST', url, headers: bearer(token), payload });
+          const res = await t.app.inject({ method: 'POST', url, headers: bearer(t.ownerToken), payload });
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
           assert.ok(res.statusCode < 500, `${id}: ${res.statusCode} ${res.body}\nbody: ${JSON.stringify(payload)}`);
           if (res.statusCode === 200) {

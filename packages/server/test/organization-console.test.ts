@@ -6,39 +6,33 @@
  * refused with 403 for a Standard User, and isolation between organizations over every endpoint.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DIALECTS, bearer, type TestApp } from './helpers/app.ts';
-import { embedFixture, exchange, ORIGIN, type EmbedFixture } from './helpers/embed.ts';
-import { webClient, type WebClient } from './helpers/web.ts';
+import { before, describe, test } from 'node:test';
+import { DIALECTS, bearer } from './helpers/app.ts';
+import { embedFixture, exchange, ORIGIN } from './helpers/embed.ts';
+import { fixture } from './helpers/fixture.ts';
+import { signedInClient, webClient, type WebClient } from './helpers/web.ts';
 
 const P = '/app/api/organization';
 
 for (const dialect of DIALECTS) {
   describe(`organization console (${dialect})`, () => {
-    let f: EmbedFixture;
-    let t: TestApp;
+    const f = fixture(() => embedFixture(dialect));
     let admin: WebClient;
-    let adminId: string;
     let standard: WebClient;
     let standardUser: { id: string; email: string };
     // A second organization with its own admin, managed user and session.
     let other: { admin: WebClient; orgId: string; sessionId: string; externalId: string; memberId: string; networkId: string };
 
     before(async () => {
-      f = await embedFixture(dialect);
-      t = f.t;
-      adminId = f.ownerId;
-      const owner = await t.database.db.selectFrom('users').select('email').where('id', '=', f.ownerId).executeTakeFirstOrThrow();
-      admin = webClient(f.app);
-      assert.equal((await admin.signIn(owner.email)).statusCode, 200);
-      standardUser = await t.user();
-      await t.member(f.orgId, standardUser.id, 'Standard User');
-      standard = webClient(f.app);
-      assert.equal((await standard.signIn(standardUser.email)).statusCode, 200);
+      const owner = await f.t.database.db.selectFrom('users').select('email').where('id', '=', f.ownerId).executeTakeFirstOrThrow();
+      admin = await signedInClient(f.app, owner.email);
+      standardUser = await f.t.user();
+      await f.t.member(f.orgId, standardUser.id, 'Standard User');
+      standard = await signedInClient(f.app, standardUser.email);
 
-      const o = await t.user();
-      const oOrg = await t.org(o.id);
-      const oToken = await t.token(o.id, { orgId: oOrg.id });
+      const o = await f.t.user();
+      const oOrg = await f.t.org(o.id);
+      const oToken = await f.t.token(o.id, { orgId: oOrg.id });
       await f.operator({ enabled: true, seats: 5 }, oOrg.id);
       const api = (method: 'PUT' | 'POST', url: string, payload: unknown) => f.app.inject({ method, url, headers: bearer(oToken), payload: payload as object });
       assert.equal((await api('PUT', '/api/v2/embed/settings', { allowedOrigins: [ORIGIN], dataDisclosureAccepted: true })).statusCode, 200);
@@ -48,12 +42,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await api('PUT', `/api/v2/embed/users/other-user/networks/${networkId}`, { permission: 'View' })).statusCode, 200);
       const s = await api('POST', '/api/v2/embed/sessions', { externalId: 'other-user', networkIds: [networkId], origin: ORIGIN });
       assert.equal(s.statusCode, 201, s.body);
-      const oc = webClient(f.app);
-      assert.equal((await oc.signIn(o.email)).statusCode, 200);
-      other = { admin: oc, orgId: oOrg.id, sessionId: s.json().sessionId, externalId: 'other-user', memberId: o.id, networkId };
-    });
-    after(async () => {
-      await t?.close();
+      other = { admin: await signedInClient(f.app, o.email), orgId: oOrg.id, sessionId: s.json().sessionId, externalId: 'other-user', memberId: o.id, networkId };
     });
 
     test('overview and members: any member reads, canManage only for Owners/Admins', async () => {
@@ -68,16 +57,16 @@ for (const dialect of DIALECTS) {
       assert.equal(s.json().canManage, false);
       assert.equal(s.json().role, 'Standard User');
       const m = await standard.request('GET', `${P}/members`);
-      assert.deepEqual(m.json().members.map((x: { _id: string; role: string }) => [x._id, x.role]), [[adminId, 'Owner'], [standardUser.id, 'Standard User']]);
+      assert.deepEqual(m.json().members.map((x: { _id: string; role: string }) => [x._id, x.role]), [[f.ownerId, 'Owner'], [standardUser.id, 'Standard User']]);
       assert.equal((await webClient(f.app).request('GET', P)).statusCode, 401, 'signed out');
     });
 
     test('a Standard User gets 403 from every admin action (not only hidden buttons)', async () => {
       const calls: [string, string, unknown?][] = [
         ['POST', `${P}/members`, { email: 'x@example.com', role: 'Admin' }],
-        ['PATCH', `${P}/members/${adminId}`, { role: 'Admin' }],
-        ['POST', `${P}/members/${adminId}/suspend`],
-        ['POST', `${P}/members/${adminId}/reinstate`],
+        ['PATCH', `${P}/members/${f.ownerId}`, { role: 'Admin' }],
+        ['POST', `${P}/members/${f.ownerId}/suspend`],
+        ['POST', `${P}/members/${f.ownerId}/reinstate`],
         ['GET', `${P}/embedding`],
         ['PUT', `${P}/embedding/settings`, { allowedOrigins: [] }],
         ['GET', `${P}/embedding/networks`],
@@ -102,7 +91,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('members: add existing (an invitation Bob accepts), change role, Owner rules, suspend ends sessions and credentials, reinstate; audited with the admin as actor', async () => {
-      const bob = await t.user();
+      const bob = await f.t.user();
       const add = await admin.request('POST', `${P}/members`, { body: { email: bob.email.toUpperCase(), role: 'Admin' } });
       assert.equal(add.statusCode, 201, add.body);
       const nobody = await admin.request('POST', `${P}/members`, { body: { email: 'nobody-here@example.com', role: 'Admin' } });
@@ -118,10 +107,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await bobClient.request('GET', '/app/api/session')).json().organization.role, 'Admin');
 
       // Bob (Admin) may not touch the Owner; the last Owner cannot be demoted.
-      assert.equal((await bobClient.request('PATCH', `${P}/members/${adminId}`, { body: { role: 'Admin' } })).statusCode, 403);
-      assert.equal((await bobClient.request('POST', `${P}/members/${adminId}/suspend`)).statusCode, 403);
-      assert.equal((await admin.request('PATCH', `${P}/members/${adminId}`, { body: { role: 'Admin' } })).statusCode, 409);
-      assert.equal((await admin.request('POST', `${P}/members/${adminId}/suspend`)).statusCode, 403, 'not yourself');
+      assert.equal((await bobClient.request('PATCH', `${P}/members/${f.ownerId}`, { body: { role: 'Admin' } })).statusCode, 403);
+      assert.equal((await bobClient.request('POST', `${P}/members/${f.ownerId}/suspend`)).statusCode, 403);
+      assert.equal((await admin.request('PATCH', `${P}/members/${f.ownerId}`, { body: { role: 'Admin' } })).statusCode, 409);
+      assert.equal((await admin.request('POST', `${P}/members/${f.ownerId}/suspend`)).statusCode, 403, 'not yourself');
 
       const role = await admin.request('PATCH', `${P}/members/${standardUser.id}`, { body: { role: 'Access-only' } });
       assert.equal(role.statusCode, 200, role.body);
@@ -129,7 +118,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await admin.request('PATCH', `${P}/members/${standardUser.id}`, { body: { role: 'Standard User' } })).statusCode, 200);
 
       // Suspension: Bob's web session and his own token stop working at once; reinstating restores the token.
-      const bobToken = await t.token(bob.id);
+      const bobToken = await f.t.token(bob.id);
       assert.equal((await f.app.inject({ method: 'GET', url: '/api/v2/networks', headers: bearer(bobToken) })).statusCode, 200);
       const sus = await admin.request('POST', `${P}/members/${bob.id}/suspend`);
       assert.equal(sus.statusCode, 200, sus.body);
@@ -145,7 +134,7 @@ for (const dialect of DIALECTS) {
       assert.equal(audit.statusCode, 200, audit.body);
       assert.deepEqual(
         audit.json().entries.map((e: { action: string; actor: { kind: string; id: string } }) => [e.action, e.actor.kind, e.actor.id]),
-        [['member.reinstate', 'user', adminId], ['member.suspend', 'user', adminId], ['member.join', 'user', bob.id]],
+        [['member.reinstate', 'user', f.ownerId], ['member.suspend', 'user', f.ownerId], ['member.join', 'user', bob.id]],
       );
     });
 
@@ -201,7 +190,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(presets.json().presetQuestions, ['Who bridges teams?']);
       assert.equal((await admin.request('PUT', `${P}/embedding/networks/${f.networkId}/presets`, { body: { presetQuestions: 'nope' } })).statusCode, 400);
 
-      const log = await admin.request('GET', `${P}/embedding/audit?actor=${adminId}&limit=100`);
+      const log = await admin.request('GET', `${P}/embedding/audit?actor=${f.ownerId}&limit=100`);
       const actions = log.json().entries.map((e: { action: string }) => e.action);
       for (const a of ['settings.update', 'user.create', 'grant.put', 'session.create', 'session.revoke', 'user.deactivate', 'chat.settings', 'chat.presets']) {
         assert.ok(actions.some((x: string) => x === a || x.startsWith(a.split('.')[0])), `audit has ${a}: ${actions.join(', ')}`);

@@ -18,7 +18,7 @@ after(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function start(dataDir: string, port: number): { child: ChildProcess; out: () => string; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+function spawnService(dataDir: string, port: number): { child: ChildProcess; out: () => string; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
   let out = '';
   let stdout = '';
   let stderr = '';
@@ -46,13 +46,32 @@ async function waitFor(fn: () => Promise<boolean> | boolean, ms = 15000): Promis
   throw new Error('timed out waiting');
 }
 
-test('first start prints the owner once; logs hold no secrets; SIGTERM finishes in-flight requests', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'netloom-proc-'));
+/**
+ * A data dir and a port of one test's own for its service processes: `start()` starts the service on them
+ * (a second start finds the first one's data) and waits until `ready` answers. The dir is removed after `body`.
+ */
+async function withService(prefix: string, body: (svc: { base: string; port: number; start(ready?: '/healthz' | '/readyz'): Promise<ReturnType<typeof spawnService>> }) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const base = `http://127.0.0.1:${port}`;
   try {
-    const s1 = start(dir, port);
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, START_MS);
+    await body({
+      base,
+      port,
+      async start(ready = '/healthz') {
+        const s = spawnService(dir, port);
+        await waitFor(async () => (await fetch(`${base}${ready}`)).ok, START_MS);
+        return s;
+      },
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('first start prints the owner once; logs hold no secrets; SIGTERM finishes in-flight requests', () =>
+  withService('netloom-proc-', async ({ base, port, start }) => {
+    const s1 = await start();
     const printed = s1.out();
     const token = /API token \(full access\): (nl_\S+)/.exec(printed)?.[1];
     assert.ok(token, `owner token printed:\n${printed}`);
@@ -97,25 +116,17 @@ test('first start prints the owner once; logs hold no secrets; SIGTERM finishes 
     assert.ok(logs.some((l) => JSON.parse(l).reqId), 'request ids in logs');
 
     // second start on the same data: no new owner printed, data still there
-    const s2 = start(dir, port);
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, START_MS);
+    const s2 = await start();
     assert.doesNotMatch(s2.out(), /API token/);
     const list = await fetch(`${base}/api/v2/networks`, { headers });
     assert.equal((await list.json()).length, 2);
     s2.child.kill('SIGTERM');
     await s2.exited;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('SIGKILL during a burst of writes loses no acknowledged write; the database stays readable', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'netloom-kill-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const base = `http://127.0.0.1:${port}`;
-  try {
-    const s1 = start(dir, port);
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, START_MS);
+test('SIGKILL during a burst of writes loses no acknowledged write; the database stays readable', () =>
+  withService('netloom-kill-', async ({ base, start }) => {
+    const s1 = await start();
     const token = /API token \(full access\): (nl_\S+)/.exec(s1.out())![1];
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const acknowledged: { id: string; name: string }[] = [];
@@ -140,8 +151,7 @@ test('SIGKILL during a burst of writes loses no acknowledged write; the database
     await s1.exited;
     assert.ok(acknowledged.length >= 40);
 
-    const s2 = start(dir, port);
-    await waitFor(async () => (await fetch(`${base}/readyz`)).ok, START_MS);
+    const s2 = await start('/readyz');
     for (const a of acknowledged) {
       const res = await fetch(`${base}/api/v2/networks/${a.id}`, { headers });
       assert.equal(res.status, 200, `acknowledged network ${a.name} is readable`);
@@ -153,7 +163,4 @@ test('SIGKILL during a burst of writes loses no acknowledged write; the database
     assert.ok(list.length >= acknowledged.length);
     s2.child.kill('SIGTERM');
     await s2.exited;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));

@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { inTransaction, isUniqueViolation } from '../src/store/db.ts';
 import { migrate, MIGRATIONS } from '../src/store/migrations/index.ts';
@@ -49,7 +49,8 @@ import {
 import { incrementWindow, pruneWindows } from '../src/store/rate-limits.ts';
 import { getMeta, setMeta } from '../src/store/meta.ts';
 import { newId } from '../src/domain/ids.ts';
-import { openTestDatabase, testDialects, type TestDatabase } from './helpers/db.ts';
+import { openTestDatabase, testDialects } from './helpers/db.ts';
+import { fixture } from './helpers/fixture.ts';
 import { schemaAndSnapshot } from './helpers/schema.ts';
 
 const now = () => new Date().toISOString();
@@ -86,13 +87,7 @@ function credential(userId: string, over: Partial<CredentialRecord> = {}): Crede
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`store contract (${dialect})`, { skip }, () => {
-    let t: TestDatabase;
-    before(async () => {
-      t = await openTestDatabase(dialect);
-    });
-    after(async () => {
-      await t?.close();
-    });
+    const t = fixture(() => openTestDatabase(dialect));
 
     test('migrations are idempotent and leave the schema current', async () => {
       const again = await migrate(t.db);

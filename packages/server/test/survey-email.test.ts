@@ -7,7 +7,6 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SMTPServer } from 'smtp-server';
 import { sql } from 'kysely';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
@@ -15,41 +14,9 @@ import { loadConfig } from '../src/config.ts';
 import { createOrganization, createUser } from '../src/domain/identity/users.ts';
 import { createToken } from '../src/domain/identity/credentials/tokens.ts';
 import { openTestDatabase, TEST_DIALECTS, type TestDatabase } from './helpers/db.ts';
+import { smtpCapture } from './helpers/smtp.ts';
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-
-interface Received {
-  to: string;
-  subject: string;
-  body: string;
-}
-
-/** An SMTP server on a free port that keeps what arrives; `delayMs` slows each message down. */
-async function smtp(delayMs = 0): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const [head, ...rest] = raw.split(/\r?\n\r?\n/);
-        const subject = /^Subject: (.*)$/m.exec(head)?.[1] ?? '';
-        const body = rest.join('\n\n').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        setTimeout(() => {
-          for (const rcpt of session.envelope.rcptTo) received.push({ to: rcpt.address, subject, body });
-          callback();
-        }, delayMs);
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as { port: number }).port;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
@@ -95,7 +62,7 @@ for (const dialect of TEST_DIALECTS) {
     }
 
     test('launch: one message per respondent with their own link; reminders only to those who have not submitted', async () => {
-      const server = await smtp();
+      const server = await smtpCapture();
       let clock = Date.now();
       const { app, call } = await appWith({ SMTP_URL: server.url, NETLOOM_SURVEY_SCHEDULER_MS: '100' }, () => clock);
       try {
@@ -141,7 +108,7 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     test('killing the worker in the middle of a reminder run and starting another sends nobody a step twice', async () => {
-      const server = await smtp(60);
+      const server = await smtpCapture({ delayMs: 60 });
       const { app, call } = await appWith({});
       const workers: ChildProcess[] = [];
       try {
@@ -223,7 +190,7 @@ test('without SMTP_URL the API says e-mail is off', async () => {
 for (const dialect of TEST_DIALECTS) {
   test(`forgot password and invitations are e-mailed; the same answer for unknown addresses; throttled like sign-in (${dialect})`, async () => {
     const tdb = await openTestDatabase(dialect);
-    const server = await smtp();
+    const server = await smtpCapture();
     const config = loadConfig({ ...tdb.env, LOG_LEVEL: 'silent', SMTP_URL: server.url });
     const app = await buildApp(config, { database: tdb.handle, logger: false });
     await app.ready();

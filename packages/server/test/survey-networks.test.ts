@@ -3,11 +3,12 @@
 // hand-computed 6-person survey with every non-respondent mode written out, re-runs, preliminary
 // networks, pseudonymisation searched in the stored JSON and every export format, access and scopes —
 // and a randomised property test of the builder the route runs (network-build.ts).
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { unzipSync, strFromU8 } from 'fflate';
-import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
+import { orgApp, bearer, DIALECTS } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 import { buildSurveyNetworks, NON_RESPONDENT_MODES, type BuildInput, type NonRespondentMode } from '../src/domain/surveys/network-build.ts';
 import type { Question } from '../src/domain/surveys/questions.ts';
 
@@ -66,40 +67,27 @@ interface NetJSON {
 
 for (const dialect of DIALECTS) {
   describe(`survey networks (${dialect})`, () => {
-    let t: TestApp;
-    let admin: string;
-    let ownerId: string;
-    let orgId: string;
+    const t = fixture(() => orgApp(dialect));
     before(async () => {
-      t = await testApp(dialect);
-      const owner = await t.user();
-      ownerId = owner.id;
-      orgId = (await t.org(owner.id)).id;
-      admin = await t.token(owner.id);
-      assert.equal((await call('POST', '/customFields', { key: 'team', label: 'Team', type: 'category', options: ['Sales', 'Eng'] })).statusCode, 201);
-      assert.equal((await call('POST', '/customFields', { key: 'gender', label: 'Gender', type: 'text', sensitive: true })).statusCode, 201);
-      assert.equal((await call('PUT', '/employees', { employees: PEOPLE, mode: 'merge' })).statusCode, 200);
+      assert.equal((await t.api('POST', '/customFields', { key: 'team', label: 'Team', type: 'category', options: ['Sales', 'Eng'] })).statusCode, 201);
+      assert.equal((await t.api('POST', '/customFields', { key: 'gender', label: 'Gender', type: 'text', sensitive: true })).statusCode, 201);
+      assert.equal((await t.api('PUT', '/employees', { employees: PEOPLE, mode: 'merge' })).statusCode, 200);
     });
-    after(async () => t.close());
-
-    function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, token = admin) {
-      return t.app.inject({ method, url: `/api/v2${url}`, headers: bearer(token), ...(payload !== undefined ? { payload: payload as object } : {}) });
-    }
 
     async function launchedSurvey(name: string, extra: Record<string, unknown> = {}): Promise<string> {
-      const s = await call('POST', '/surveys', { name, questions: QUESTIONS, ...extra });
+      const s = await t.api('POST', '/surveys', { name, questions: QUESTIONS, ...extra });
       assert.equal(s.statusCode, 201, s.body);
       const id = s.json()._id as string;
-      assert.equal((await call('PUT', `/surveys/${id}`, { status: 'collecting' })).statusCode, 200);
+      assert.equal((await t.api('PUT', `/surveys/${id}`, { status: 'collecting' })).statusCode, 200);
       for (const [eid, answers] of Object.entries(ANSWERS)) {
-        const r = await call('PUT', `/surveys/${id}/responses/${eid}`, { answers });
+        const r = await t.api('PUT', `/surveys/${id}/responses/${eid}`, { answers });
         assert.equal(r.statusCode, 200, r.body);
       }
       return id;
     }
 
     async function networkJSON(id: string): Promise<NetJSON & { networkUUID: string; description: string; name: string; isDirected: boolean }> {
-      const r = await call('GET', `/networks/${id}`);
+      const r = await t.api('GET', `/networks/${id}`);
       assert.equal(r.statusCode, 200, r.body);
       const n = r.json();
       return { ...n.networkJSON, networkUUID: n.networkUUID, description: n.description, name: n.name, isDirected: n.isDirected };
@@ -107,7 +95,7 @@ for (const dialect of DIALECTS) {
 
     test('hand-computed 6-person survey: every non-respondent mode gives exactly the written-out nodes and edges; re-runs keep _id', async () => {
       const id = await launchedSurvey('Advice 2026');
-      const preview = await call('POST', `/surveys/${id}/networks`, { dryRun: true, nonRespondents: 'drop' });
+      const preview = await t.api('POST', `/surveys/${id}/networks`, { dryRun: true, nonRespondents: 'drop' });
       assert.equal(preview.statusCode, 200, preview.body);
       const p = preview.json();
       assert.equal(p.preliminary, true);
@@ -118,12 +106,12 @@ for (const dialect of DIALECTS) {
         assert.equal(row.nodes, EXPECTED.drop[q].nodes.length, 'nodes/edges of the chosen mode');
         assert.equal(row.edges, EXPECTED.drop[q].edges.length);
       }
-      assert.equal((await call('GET', `/surveys/${id}`)).json().networks.length, 0, 'a dry run stores nothing');
+      assert.equal((await t.api('GET', `/surveys/${id}`)).json().networks.length, 0, 'a dry run stores nothing');
 
       let ids: Record<string, string> | null = null;
       const uuids = new Set<string>();
       for (const mode of NON_RESPONDENT_MODES) {
-        const res = await call('POST', `/surveys/${id}/networks`, { questions: 'each', nonRespondents: mode });
+        const res = await t.api('POST', `/surveys/${id}/networks`, { questions: 'each', nonRespondents: mode });
         assert.equal(res.statusCode, 201, res.body);
         const body = res.json();
         assert.deepEqual(body.networks.map((n: { question: string }) => n.question), ['advice', 'friends']);
@@ -157,7 +145,7 @@ for (const dialect of DIALECTS) {
       assert.equal(adv.edges.find((e) => e.source === E1 && e.target === E2)!.attributes!.Rating, 'Often');
 
       // minRating drops weaker ties; a sensitive field goes in when named; combined network with Question.
-      const strong = await call('POST', `/surveys/${id}/networks`, { questions: ['advice', 'friends'], nonRespondents: 'keep', minRating: 2, fields: ['team', 'gender'], combined: true });
+      const strong = await t.api('POST', `/surveys/${id}/networks`, { questions: ['advice', 'friends'], nonRespondents: 'keep', minRating: 2, fields: ['team', 'gender'], combined: true });
       assert.equal(strong.statusCode, 201, strong.body);
       const nets = Object.fromEntries(strong.json().networks.map((n: { question: string; _id: string }) => [n.question, n._id]));
       assert.equal(nets.advice, ids!.advice);
@@ -170,37 +158,37 @@ for (const dialect of DIALECTS) {
       assert.equal(comb.edges.filter((e) => e.attributes!.Question === 'Who are your friends at work?').length, 6, 'an undirected question’s ties appear both ways in a directed combined network');
 
       // Provenance in the survey; completed → not preliminary.
-      const s1 = (await call('GET', `/surveys/${id}`)).json();
+      const s1 = (await t.api('GET', `/surveys/${id}`)).json();
       assert.deepEqual(s1.networks.map((n: { question: string }) => n.question).sort(), ['advice', 'combined', 'friends']);
       const advRow = s1.networks.find((n: { question: string }) => n.question === 'advice');
       assert.equal(advRow._id, ids!.advice);
       assert.equal(advRow.preliminary, true);
       assert.deepEqual({ ...advRow.options }, { questions: ['advice', 'friends'], combined: true, nonRespondents: 'keep', minRating: 2, fields: ['team', 'gender'], privacy: 'confidential', wave: 1, status: 'collecting' });
-      assert.equal((await call('PUT', `/surveys/${id}`, { status: 'completed' })).statusCode, 200);
-      const fin = await call('POST', `/surveys/${id}/networks`, { nonRespondents: 'keep' });
+      assert.equal((await t.api('PUT', `/surveys/${id}`, { status: 'completed' })).statusCode, 200);
+      const fin = await t.api('POST', `/surveys/${id}/networks`, { nonRespondents: 'keep' });
       assert.equal(fin.json().preliminary, false);
       assert.doesNotMatch((await networkJSON(ids!.advice!)).description, /Preliminary/);
 
-      const audit = await t.app.inject({ method: 'GET', url: '/api/v2/embed/audit?limit=100', headers: bearer(await t.token(ownerId, { orgId })) });
+      const audit = await t.app.inject({ method: 'GET', url: '/api/v2/embed/audit?limit=100', headers: bearer(await t.token(t.owner.id, { orgId: t.orgId })) });
       const entries = audit.json().entries.filter((e: { target: string; action: string }) => e.target === id && e.action === 'survey.networks.generated');
       assert.equal(entries.length, NON_RESPONDENT_MODES.length + 2, 'one audit entry per generation (dry runs store and audit nothing)');
     });
 
     test('bad bodies are 400 naming the field; a draft is 409', async () => {
-      const draft = (await call('POST', '/surveys', { name: 'Draft', questions: QUESTIONS })).json();
-      assert.equal((await call('POST', `/surveys/${draft._id}/networks`, {})).statusCode, 409);
+      const draft = (await t.api('POST', '/surveys', { name: 'Draft', questions: QUESTIONS })).json();
+      assert.equal((await t.api('POST', `/surveys/${draft._id}/networks`, {})).statusCode, 409);
       const id = await launchedSurvey('Checks');
-      const bad = await call('POST', `/surveys/${id}/networks`, { questions: ['office', 'nope'], nonRespondents: 'ignore', minRating: 0, fields: ['nope'], combined: 'yes', colour: 1 });
+      const bad = await t.api('POST', `/surveys/${id}/networks`, { questions: ['office', 'nope'], nonRespondents: 'ignore', minRating: 0, fields: ['nope'], combined: 'yes', colour: 1 });
       assert.equal(bad.statusCode, 400);
       assert.deepEqual(bad.json().errors.map((e: { path: string }) => e.path).sort(), ['/colour', '/combined', '/fields/0', '/minRating', '/nonRespondents', '/questions/0', '/questions/1']);
     });
 
     test('pseudonymised: no name, e-mail, employeeId or sensitive value in the stored JSON or any export', async () => {
       const id = await launchedSurvey('Pseudo', { privacy: 'pseudonymised' });
-      const refused = await call('POST', `/surveys/${id}/networks`, { fields: ['team', 'gender'] });
+      const refused = await t.api('POST', `/surveys/${id}/networks`, { fields: ['team', 'gender'] });
       assert.equal(refused.statusCode, 400);
       assert.equal(refused.json().errors[0].path, '/fields/1');
-      const res = await call('POST', `/surveys/${id}/networks`, { combined: true, nonRespondents: 'reconstruct' });
+      const res = await t.api('POST', `/surveys/${id}/networks`, { combined: true, nonRespondents: 'reconstruct' });
       assert.equal(res.statusCode, 201, res.body);
       const secrets = [...PEOPLE.flatMap((p) => [p.name, p.email, p.employeeId, p.fields.gender, p.name.split(' ')[0]!]), 'Bruno Baker', 'Outside Olga'];
       const codes = new Set<string>();
@@ -213,7 +201,7 @@ for (const dialect of DIALECTS) {
         }
         const texts: [string, string][] = [['stored', JSON.stringify(net)]];
         for (const format of ['json', 'gexf', 'graphml', 'csv', 'xlsx']) {
-          const ex = await call('GET', `/networks/${n._id}/export?format=${format}`);
+          const ex = await t.api('GET', `/networks/${n._id}/export?format=${format}`);
           assert.equal(ex.statusCode, 200, `${format}: ${ex.body.slice(0, 200)}`);
           const raw = ex.rawPayload;
           if (format === 'csv' || format === 'xlsx') {
@@ -231,11 +219,11 @@ for (const dialect of DIALECTS) {
         }
       }
       assert.equal(codes.size, 6, 'one stable code per person');
-      const again = await call('POST', `/surveys/${id}/networks`, { combined: true, nonRespondents: 'reconstruct' });
+      const again = await t.api('POST', `/surveys/${id}/networks`, { combined: true, nonRespondents: 'reconstruct' });
       const net2 = await networkJSON(again.json().networks[0]._id);
       assert.deepEqual(new Set(net2.nodes.map((n) => n.id)), codes, 'codes are stable per survey');
       const other = await launchedSurvey('Pseudo 2', { privacy: 'pseudonymised' });
-      const net3 = await networkJSON((await call('POST', `/surveys/${other}/networks`, {})).json().networks[0]._id);
+      const net3 = await networkJSON((await t.api('POST', `/surveys/${other}/networks`, {})).json().networks[0]._id);
       assert.ok(net3.nodes.every((n) => !codes.has(n.id)), 'codes differ between surveys');
     });
 
@@ -244,39 +232,39 @@ for (const dialect of DIALECTS) {
       const stranger = await t.user();
       await t.org(stranger.id);
       const theirs = await t.token(stranger.id);
-      assert.equal((await call('POST', `/surveys/${id}/networks`, {}, theirs)).statusCode, 404);
-      assert.equal((await call('POST', `/surveys/${id}/networks`, { dryRun: true }, theirs)).statusCode, 404);
-      const noNetworks = await t.token(ownerId, { scopes: ['surveys:read', 'surveys:write', 'networks:read'] });
-      const r1 = await call('POST', `/surveys/${id}/networks`, {}, noNetworks);
+      assert.equal((await t.api('POST', `/surveys/${id}/networks`, {}, theirs)).statusCode, 404);
+      assert.equal((await t.api('POST', `/surveys/${id}/networks`, { dryRun: true }, theirs)).statusCode, 404);
+      const noNetworks = await t.token(t.owner.id, { scopes: ['surveys:read', 'surveys:write', 'networks:read'] });
+      const r1 = await t.api('POST', `/surveys/${id}/networks`, {}, noNetworks);
       assert.equal(r1.statusCode, 403);
       assert.match(r1.json().detail, /networks:write/);
-      assert.equal((await call('POST', `/surveys/${id}/networks`, { dryRun: true }, noNetworks)).statusCode, 200, 'a dry run stores no network');
-      const noSurveys = await t.token(ownerId, { scopes: ['networks:read', 'networks:write', 'surveys:read'] });
-      assert.equal((await call('POST', `/surveys/${id}/networks`, {}, noSurveys)).statusCode, 403);
-      assert.equal((await call('GET', `/surveys/${id}`)).json().networks.length, 0, 'nothing was generated by the refused calls');
+      assert.equal((await t.api('POST', `/surveys/${id}/networks`, { dryRun: true }, noNetworks)).statusCode, 200, 'a dry run stores no network');
+      const noSurveys = await t.token(t.owner.id, { scopes: ['networks:read', 'networks:write', 'surveys:read'] });
+      assert.equal((await t.api('POST', `/surveys/${id}/networks`, {}, noSurveys)).statusCode, 403);
+      assert.equal((await t.api('GET', `/surveys/${id}`)).json().networks.length, 0, 'nothing was generated by the refused calls');
     });
 
     test('waves: a wave’s networks name it; one call compares the latest two waves; the minimum group size holds in the group report and compare', async () => {
       const w1 = await launchedSurvey('Waves', { minGroupSize: 4 });
-      assert.equal((await call('POST', `/surveys/${w1}/compare`, {})).statusCode, 409, 'a first wave has nothing to compare with');
-      const g1 = await call('POST', `/surveys/${w1}/networks`, { questions: ['advice'], fields: ['team', 'gender'] });
+      assert.equal((await t.api('POST', `/surveys/${w1}/compare`, {})).statusCode, 409, 'a first wave has nothing to compare with');
+      const g1 = await t.api('POST', `/surveys/${w1}/networks`, { questions: ['advice'], fields: ['team', 'gender'] });
       assert.equal(g1.statusCode, 201, g1.body);
-      const w2 = (await call('POST', `/surveys/${w1}/copy`, { wave: true })).json();
+      const w2 = (await t.api('POST', `/surveys/${w1}/copy`, { wave: true })).json();
       assert.equal(w2.wave, 2);
-      assert.equal((await call('PUT', `/surveys/${w2._id}`, { status: 'collecting' })).statusCode, 200);
+      assert.equal((await t.api('PUT', `/surveys/${w2._id}`, { status: 'collecting' })).statusCode, 200);
       for (const [eid, answers] of Object.entries(ANSWERS)) {
         const changed = eid === E1 ? { ...answers, advice: [{ employeeId: E2, rating: 3 }, { employeeId: E5, rating: 2 }] } : answers;
-        assert.equal((await call('PUT', `/surveys/${w2._id}/responses/${eid}`, { answers: changed })).statusCode, 200);
+        assert.equal((await t.api('PUT', `/surveys/${w2._id}/responses/${eid}`, { answers: changed })).statusCode, 200);
       }
-      const early = await call('POST', `/surveys/${w2._id}/compare`, {});
+      const early = await t.api('POST', `/surveys/${w2._id}/compare`, {});
       assert.equal(early.statusCode, 409, 'wave 2 has no network yet');
       assert.match(early.json().detail, /generate/);
-      const g2 = await call('POST', `/surveys/${w2._id}/networks`, { questions: ['advice'], fields: ['team', 'gender'] });
+      const g2 = await t.api('POST', `/surveys/${w2._id}/networks`, { questions: ['advice'], fields: ['team', 'gender'] });
       assert.equal(g2.statusCode, 201, g2.body);
       assert.match(g2.json().networks[0].name, /\(wave 2\) — Who do you go to for advice\?$/, 'the network names the wave');
       assert.doesNotMatch(g1.json().networks[0].name, /wave/);
 
-      const cmp = await call('POST', `/surveys/${w2._id}/compare`, { attribute: 'Team', minGroupSize: 1 });
+      const cmp = await t.api('POST', `/surveys/${w2._id}/compare`, { attribute: 'Team', minGroupSize: 1 });
       assert.equal(cmp.statusCode, 200, cmp.body);
       const c = cmp.json();
       assert.equal(c.question, 'advice');
@@ -288,46 +276,46 @@ for (const dialect of DIALECTS) {
       assert.equal(c.minGroupSize, 4, 'the survey’s minimum group size, whatever the request asks');
       assert.deepEqual(c.comparison.groups.map((g: { value: string }) => g.value), ['Other (< 4)'], 'teams of 3 are never reported alone');
       // The same network through the plain compare and the group report: the floor holds there too.
-      const plain = (await call('POST', '/networks/compare', { a: c.a.networkId, b: c.b.networkId, attribute: 'Gender', minGroupSize: 1 })).json();
+      const plain = (await t.api('POST', '/networks/compare', { a: c.a.networkId, b: c.b.networkId, attribute: 'Gender', minGroupSize: 1 })).json();
       assert.deepEqual(plain.groups.map((g: { value: string }) => g.value), ['Other (< 4)'], 'a sensitive field never defines a group below the minimum');
       for (const attribute of ['Team', 'Gender']) {
-        const rep = await call('POST', '/metrics/network/groups', { networkId: c.b.networkId, attribute, minGroupSize: 2 });
+        const rep = await t.api('POST', '/metrics/network/groups', { networkId: c.b.networkId, attribute, minGroupSize: 2 });
         assert.equal(rep.statusCode, 200, rep.body);
         assert.deepEqual(rep.json().groups.map((g: { value: string; size: number }) => [g.value, g.size]), [['Other (< 4)', 6]], `${attribute}: no group below 4`);
         assert.equal(rep.json().suppressed, 6);
       }
-      const unset = (await call('POST', '/metrics/network/groups', { networkId: c.b.networkId, attribute: 'Team' })).json();
+      const unset = (await t.api('POST', '/metrics/network/groups', { networkId: c.b.networkId, attribute: 'Team' })).json();
       assert.deepEqual(unset.groups.map((g: { value: string }) => g.value), ['Other (< 4)'], 'the default for a survey network is the survey’s size');
-      const larger = (await call('POST', '/metrics/network/groups', { networkId: c.b.networkId, attribute: 'Team', minGroupSize: 7 })).json();
+      const larger = (await t.api('POST', '/metrics/network/groups', { networkId: c.b.networkId, attribute: 'Team', minGroupSize: 7 })).json();
       assert.deepEqual(larger.groups, [], 'a larger request still applies');
 
       const stranger = await t.user();
       await t.org(stranger.id);
-      assert.equal((await call('POST', `/surveys/${w2._id}/compare`, {}, await t.token(stranger.id))).statusCode, 404);
-      assert.equal((await call('POST', `/surveys/${w2._id}/compare`, {}, await t.token(ownerId, { scopes: ['surveys:read'] }))).statusCode, 403);
+      assert.equal((await t.api('POST', `/surveys/${w2._id}/compare`, {}, await t.token(stranger.id))).statusCode, 404);
+      assert.equal((await t.api('POST', `/surveys/${w2._id}/compare`, {}, await t.token(t.owner.id, { scopes: ['surveys:read'] }))).statusCode, 403);
     });
 
     test('pseudonymised waves give a person the same code in every wave, so they compare by node', async () => {
       const w1 = await launchedSurvey('Pseudo waves', { privacy: 'pseudonymised' });
-      const n1 = (await call('POST', `/surveys/${w1}/networks`, { questions: ['friends'] })).json().networks[0]._id;
-      const w2 = (await call('POST', `/surveys/${w1}/copy`, { wave: true })).json()._id;
-      await call('PUT', `/surveys/${w2}`, { status: 'collecting' });
-      for (const [eid, answers] of Object.entries(ANSWERS)) await call('PUT', `/surveys/${w2}/responses/${eid}`, { answers });
-      const n2 = (await call('POST', `/surveys/${w2}/networks`, { questions: ['friends'] })).json().networks[0]._id;
+      const n1 = (await t.api('POST', `/surveys/${w1}/networks`, { questions: ['friends'] })).json().networks[0]._id;
+      const w2 = (await t.api('POST', `/surveys/${w1}/copy`, { wave: true })).json()._id;
+      await t.api('PUT', `/surveys/${w2}`, { status: 'collecting' });
+      for (const [eid, answers] of Object.entries(ANSWERS)) await t.api('PUT', `/surveys/${w2}/responses/${eid}`, { answers });
+      const n2 = (await t.api('POST', `/surveys/${w2}/networks`, { questions: ['friends'] })).json().networks[0]._id;
       const ids1 = (await networkJSON(n1)).nodes.map((n) => n.id);
       assert.deepEqual((await networkJSON(n2)).nodes.map((n) => n.id), ids1);
-      const c = (await call('POST', `/surveys/${w2}/compare`, {})).json();
+      const c = (await t.api('POST', `/surveys/${w2}/compare`, {})).json();
       assert.deepEqual(c.comparison.nodes, { joined: [], left: [], kept: 6 });
       assert.equal(c.comparison.ties.kept, 3);
     });
 
     test('requests really sent at once still give one network per question', async () => {
       const id = await launchedSurvey('Parallel');
-      const all = await Promise.all([0, 1, 2, 3].map(() => call('POST', `/surveys/${id}/networks`, { nonRespondents: 'keep' })));
+      const all = await Promise.all([0, 1, 2, 3].map(() => t.api('POST', `/surveys/${id}/networks`, { nonRespondents: 'keep' })));
       for (const r of all) assert.equal(r.statusCode, 201, r.body);
       const idsSeen = new Set(all.flatMap((r) => r.json().networks.map((n: { _id: string }) => n._id)));
       assert.equal(idsSeen.size, 2, 'every run names the same two networks');
-      const mine = (await call('GET', '/networks')).json();
+      const mine = (await t.api('GET', '/networks')).json();
       const list = (Array.isArray(mine) ? mine : mine.networks) as { name: string }[];
       assert.equal(list.filter((n) => n.name.startsWith('Parallel — ')).length, 2);
     });

@@ -3,26 +3,22 @@
 // - U+0000 in a form field, in the file name, or in what the file says about the network (its name or
 //   description) → 400 naming the place, never a 500, nothing stored;
 // - a multipart upload with Content-Encoding: gzip → 415 at once (it waited for the 300 s request timeout).
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { zipSync, strToU8 } from 'fflate';
-import { testApp, bearer, DIALECTS, type TestApp } from './helpers/app.ts';
+import { userApp, bearer, DIALECTS } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 
 const EDGES = 'Source,Target\na,b\nb,c\n';
 
 for (const dialect of DIALECTS) {
   describe(`upload edges (${dialect})`, () => {
-    let t: TestApp;
+    const t = fixture(() => userApp(dialect));
     let base: string;
-    let token: string;
     before(async () => {
-      t = await testApp(dialect);
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-      token = await t.token((await t.user()).id);
+      base = await t.listen();
     });
-    after(async () => t.close());
 
     const form = (file: { body: Uint8Array | string; name: string }, fields: Record<string, string> = {}) => {
       const f = new FormData();
@@ -30,7 +26,7 @@ for (const dialect of DIALECTS) {
       f.append('file', new Blob([typeof file.body === 'string' ? file.body : Buffer.from(file.body)]), file.name);
       return f;
     };
-    const count = async () => ((await (await fetch(`${base}/api/v2/networks`, { headers: bearer(token) })).json()) as unknown[]).length;
+    const count = async () => ((await (await fetch(`${base}/api/v2/networks`, { headers: bearer(t.ownerToken) })).json()) as unknown[]).length;
 
     test('U+0000 in a form field, the file name or the file\'s network name/description: 400 naming it, nothing stored', async () => {
       const before = await count();
@@ -43,7 +39,7 @@ for (const dialect of DIALECTS) {
         { what: 'description in the file', body: form({ body: zipSync({ 'edges.csv': strToU8(EDGES), 'network.csv': strToU8('Property,Value\r\nDescription,d\u0000\r\n') }), name: 'n.csv.zip' }), path: '/file' },
       ];
       for (const c of cases) {
-        const res = await fetch(`${base}/api/v2/networks/import`, { method: 'POST', headers: bearer(token), body: c.body });
+        const res = await fetch(`${base}/api/v2/networks/import`, { method: 'POST', headers: bearer(t.ownerToken), body: c.body });
         const text = await res.text();
         assert.equal(res.status, 400, `${c.what}: ${text}`);
         const p = JSON.parse(text) as { code: string; errors?: { path: string }[] };
@@ -52,7 +48,7 @@ for (const dialect of DIALECTS) {
       }
       assert.equal(await count(), before, 'nothing stored');
       // the same upload without U+0000 is stored
-      assert.equal((await fetch(`${base}/api/v2/networks/import`, { method: 'POST', headers: bearer(token), body: form({ body: EDGES, name: 'e.csv' }, { name: 'ok' }) })).status, 200);
+      assert.equal((await fetch(`${base}/api/v2/networks/import`, { method: 'POST', headers: bearer(t.ownerToken), body: form({ body: EDGES, name: 'e.csv' }, { name: 'ok' }) })).status, 200);
     });
 
     test('a multipart upload with Content-Encoding: gzip is 415 at once, not a wait for the request timeout', async () => {
@@ -61,7 +57,7 @@ for (const dialect of DIALECTS) {
       const started = performance.now();
       const res = await fetch(`${base}/api/v2/networks/import`, {
         method: 'POST',
-        headers: { ...bearer(token), 'content-type': String(req.headers.get('content-type')), 'content-encoding': 'gzip' },
+        headers: { ...bearer(t.ownerToken), 'content-type': String(req.headers.get('content-type')), 'content-encoding': 'gzip' },
         body: gzipSync(raw),
         signal: AbortSignal.timeout(20_000),
       });
@@ -69,7 +65,7 @@ for (const dialect of DIALECTS) {
       assert.equal(((await res.json()) as { code: string }).code, 'UNSUPPORTED_ENCODING');
       assert.ok(performance.now() - started < 10_000);
       // uncompressed, the same form is accepted
-      assert.equal((await fetch(`${base}/api/v2/networks/import`, { method: 'POST', headers: { ...bearer(token), 'content-type': String(req.headers.get('content-type')) }, body: raw })).status, 200);
+      assert.equal((await fetch(`${base}/api/v2/networks/import`, { method: 'POST', headers: { ...bearer(t.ownerToken), 'content-type': String(req.headers.get('content-type')) }, body: raw })).status, 200);
     });
   });
 }

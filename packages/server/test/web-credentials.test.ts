@@ -2,19 +2,16 @@
 // (docs/web-app.md "Credentials"): create after re-entering the password, custom scopes that hold on
 // the public API, revoke (next API call 401), organization credentials by Owners/Admins, legacy key
 // pairs listed and revocable, and no credential can reach these endpoints.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIALECTS, testApp, bearer, basic, smallNetwork, type TestApp } from './helpers/app.ts';
+import { DIALECTS, testApp, bearer, basic, smallNetwork } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 import { PASSWORD, signedInClient } from './helpers/web.ts';
 import { FULL_ACCESS } from '../src/domain/identity/credentials/scopes.ts';
 
 for (const dialect of DIALECTS) {
   describe(`web credentials (${dialect})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await testApp(dialect);
-    });
-    after(() => t.close());
+    const t = fixture(() => testApp(dialect));
 
     const signedIn = (email: string) => signedInClient(t.app, email);
     const count = async (userId: string) => (await t.database.db.selectFrom('credentials').select('id').where('user_id', '=', userId).execute()).length;

@@ -2,20 +2,17 @@
 // "Explore"): an owner-mode viewer session for the signed-in user (edit → node metrics written to the
 // stored network; view → read-only), Discover's read-only public sessions, the launch-token renewal
 // bound to the web session, the end with sign-out, and no cookie on the embed page or the viewer API.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIALECTS, testApp, bearer, smallNetwork, type TestApp } from './helpers/app.ts';
+import { DIALECTS, testApp, bearer, smallNetwork } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 import { webClient, signedInClient } from './helpers/web.ts';
 import { viewer } from './helpers/embed.ts';
 import { endSessionsWhere } from '../src/store/embed-sessions.ts';
 
 for (const dialect of DIALECTS) {
   describe(`web Explore (${dialect})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await testApp(dialect);
-    });
-    after(() => t.close());
+    const t = fixture(() => testApp(dialect));
 
     const signedIn = (email: string) => signedInClient(t.app, email);
     async function network(token: string, status: 'Public' | 'Private' = 'Private'): Promise<string> {

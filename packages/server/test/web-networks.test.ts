@@ -2,9 +2,10 @@
 // (docs/web-app.md "Networks"): list with sort, counts and maxima; network page with access, views and
 // shares; metadata edits; sharing by e-mail; delete; upload (problems listed, nothing stored) and
 // download; CSRF and session rules.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIALECTS, testApp, bearer, smallNetwork, type TestApp } from './helpers/app.ts';
+import { DIALECTS, testApp, bearer, smallNetwork } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 import { webClient, signedInClient } from './helpers/web.ts';
 import { workbookFromRows } from '../src/domain/formats/xlsx.ts';
 
@@ -18,11 +19,7 @@ async function multipart(files: Record<string, { body: Uint8Array | string; name
 
 for (const dialect of DIALECTS) {
   describe(`web networks (${dialect})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await testApp(dialect);
-    });
-    after(() => t.close());
+    const t = fixture(() => testApp(dialect));
 
     const signedIn = (email: string) => signedInClient(t.app, email);
     const create = async (token: string, body: Record<string, unknown>) => {

@@ -3,9 +3,10 @@
 // SQLite and PostgreSQL — a signed-in member works in the organization's directory with the session
 // cookie; every change needs the CSRF token; signed out is 401 and an API credential does not count;
 // another organization's admin gets 404 on every id; Access-only members get 403.
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIALECTS, testApp, bearer, type TestApp } from './helpers/app.ts';
+import { DIALECTS, orgApp, bearer } from './helpers/app.ts';
+import { fixture } from './helpers/fixture.ts';
 import { webClient, type WebClient, signedInClient } from './helpers/web.ts';
 
 const QUESTIONS = [
@@ -15,27 +16,17 @@ const QUESTIONS = [
 
 for (const dialect of DIALECTS) {
   describe(`web people and surveys (${dialect})`, () => {
-    let t: TestApp;
-    let orgId: string;
-    let ownerToken: string;
-    let ownerId: string;
+    const t = fixture(() => orgApp(dialect));
     let member: WebClient;
     let memberId: string;
     before(async () => {
-      t = await testApp(dialect);
-      const owner = await t.user();
-      ownerId = owner.id;
-      orgId = (await t.org(owner.id)).id;
-      ownerToken = await t.token(owner.id);
       const std = await t.user({ name: 'Sam Standard' });
       memberId = std.id;
-      await t.member(orgId, std.id, 'Standard User');
+      await t.member(t.orgId, std.id, 'Standard User');
       member = await signedIn(std.email);
     });
-    after(() => t.close());
 
     const signedIn = (email: string) => signedInClient(t.app, email);
-    const api = (method: 'GET' | 'POST', url: string) => t.app.inject({ method, url: `/api/v2${url}`, headers: bearer(ownerToken) });
 
     test("a Standard User manages the organization's people, fields and surveys with the session; the API sees the same directory", async () => {
       const field = await member.request('POST', '/app/api/customFields', { body: { key: 'team', label: 'Team', type: 'category', options: ['Sales', 'Eng'] } });
@@ -63,7 +54,7 @@ for (const dialect of DIALECTS) {
       const all = (await member.request('GET', '/app/api/employees?limit=100')).json();
       assert.equal(all.total, 13);
       // the organization's credential reads the very same directory
-      assert.equal((await api('GET', '/employees?limit=100')).json().total, 13);
+      assert.equal((await t.api('GET', '/employees?limit=100')).json().total, 13);
       const id = ana.json()._id as string;
       const replaced = await member.request('PUT', `/app/api/employees/${id}`, { body: { employeeId: 'E1', name: 'Ana Lima-Souza', email: 'ana@example.com', fields: { team: 'Eng' } } });
       assert.equal(replaced.statusCode, 200, replaced.body);
@@ -90,10 +81,10 @@ for (const dialect of DIALECTS) {
       const tracking = (await member.request('GET', `/app/api/surveys/${sid}/tracking`)).json();
       assert.equal(tracking.respondents, 8);
       // the launch and the owner entry are the signed-in member's, in the organization's audit log
-      const audit = await t.database.db.selectFrom('embed_audit').select(['actor_kind', 'actor_id', 'action']).where('org_id', '=', orgId).execute();
+      const audit = await t.database.db.selectFrom('embed_audit').select(['actor_kind', 'actor_id', 'action']).where('org_id', '=', t.orgId).execute();
       for (const action of ['survey.launched', 'response.entered']) assert.ok(audit.some((a) => a.actor_kind === 'user' && a.actor_id === memberId && a.action === action), `${action}: ${JSON.stringify(audit)}`);
       // the organization's credential sees the survey the web app made (a survey is its owner's and its shares' otherwise)
-      const orgToken = await t.token(ownerId, { orgId });
+      const orgToken = await t.token(t.owner.id, { orgId: t.orgId });
       const seen = await t.app.inject({ method: 'GET', url: `/api/v2/surveys/${sid}`, headers: bearer(orgToken) });
       assert.equal(seen.statusCode, 200, seen.body);
       assert.equal(seen.json().name, 'Advice 2026');
@@ -118,7 +109,7 @@ for (const dialect of DIALECTS) {
         const res = await anon.request('GET', url);
         assert.equal(res.statusCode, 401, url);
         assert.equal(res.json().code, 'UNAUTHENTICATED');
-        const withToken = await t.app.inject({ method: 'GET', url, headers: bearer(ownerToken) });
+        const withToken = await t.app.inject({ method: 'GET', url, headers: bearer(t.ownerToken) });
         assert.equal(withToken.statusCode, 401, `${url} with a bearer token`);
       }
       const created = await anon.request('POST', '/app/api/employees', { body: { employeeId: 'Z', name: 'Zed' } });
@@ -168,7 +159,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await other.request('GET', '/app/api/employees')).json().total, 0);
 
       const reader = await t.user();
-      await t.member(orgId, reader.id, 'Access-only');
+      await t.member(t.orgId, reader.id, 'Access-only');
       const ro = await signedIn(reader.email);
       for (const url of ['/app/api/employees', '/app/api/customFields', '/app/api/surveys']) {
         const res = await ro.request('GET', url);

@@ -23,6 +23,7 @@ sys.path.insert(0, HERE)
 
 import networkx as nx  # noqa: E402
 
+import fx_paths  # noqa: E402
 from common import node_values, to_nx  # noqa: E402
 from fx_extras import brokerage_ref, complex_ref, ei_ref, influencers_ref, informal_ref  # noqa: E402
 from fx_local import eigenvector_expected, hits_expected, hits_ok, katz_expected, pagerank_expected  # noqa: E402
@@ -94,11 +95,6 @@ def betweenness(entry, params, case):
     return {"Betweenness Centrality": node_values(vals)}
 
 
-def _incoming(G, v, wk):
-    R = G.reverse() if G.is_directed() else G
-    return nx.single_source_dijkstra_path_length(R, v, weight=wk) if wk else nx.single_source_shortest_path_length(R, v)
-
-
 def closeness(entry, params, case):
     G = _path_graph(entry, params)
     wk = "weight" if weight_attr(params) else None
@@ -137,10 +133,7 @@ def closeness(entry, params, case):
     if norm:
         vals = nx.closeness_centrality(G, distance=wk, wf_improved=True)
     else:
-        vals = {}
-        for v in G:
-            tot = sum(_incoming(G, v, wk).values())
-            vals[v] = 1.0 / tot if tot > 0 else 0.0
+        vals = fx_paths.closeness_plain(G, wk)
     return {"Closeness Centrality": node_values(vals)}
 
 
@@ -157,29 +150,15 @@ def load(entry, params, _case):
 def current_flow(entry, params, _case):
     G = to_nx(entry, directed=False, weight=weight_attr(params), self_loops=False)
     wk = "weight" if weight_attr(params) else None
-    out = {}
-    for comp in nx.connected_components(G):
-        if len(comp) >= 2:
-            out.update(nx.current_flow_closeness_centrality(G.subgraph(comp), weight=wk))
-    return {"Current Flow Closeness Centrality": node_values(out)}
+    return {"Current Flow Closeness Centrality": node_values(fx_paths.current_flow(G, wk))}
 
 
 def diameter(entry, _params, _case):
-    U = to_nx(entry, directed=False, self_loops=False)
-    if len(U) == 0:
-        return 0
-    return nx.diameter(U.subgraph(max(nx.connected_components(U), key=len)))
+    return fx_paths.lcc_diameter(to_nx(entry, directed=False, self_loops=False))
 
 
 def avg_spl(entry, _params, _case):
-    G = to_nx(entry, self_loops=False)
-    tot = pairs = 0
-    for u in G:
-        for v, d in nx.single_source_shortest_path_length(G, u).items():
-            if v != u:
-                tot += d
-                pairs += 1
-    return tot / pairs if pairs else 0
+    return fx_paths.avg_spl(to_nx(entry, self_loops=False))
 
 
 # ------------------------------------------------------------------ spectral (fx_local helpers)

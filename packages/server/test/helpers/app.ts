@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp } from '../../src/app.ts';
@@ -26,6 +26,8 @@ export interface TestApp {
   database: DatabaseHandle;
   config: Config;
   close(): Promise<void>;
+  /** Listens on a free port of 127.0.0.1; answers the base URL (http://127.0.0.1:<port>). */
+  listen(): Promise<string>;
   user(opts?: { plan?: Plan; email?: string; name?: string; status?: 'active' | 'suspended' | 'unverified' }): Promise<{ id: string; email: string; name: string }>;
   token(userId: string, opts?: { scopes?: string[]; orgId?: string }): Promise<string>;
   keys(userId: string, opts?: { scopes?: string[] }): Promise<{ publicKey: string; privateKey: string }>;
@@ -58,6 +60,7 @@ export async function testApp(dialect: Dialect = 'sqlite', env: Record<string, s
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     },
+    listen: () => app.listen({ port: 0, host: '127.0.0.1' }),
     async user(opts = {}) {
       counter++;
       const u = await createUser(database.db, {
@@ -90,6 +93,42 @@ export async function testApp(dialect: Dialect = 'sqlite', env: Record<string, s
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** `method /api/v2${url}` through app.inject with a bearer token; `payload` is sent as JSON. */
+export type ApiCall = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown, token?: string, headers?: Record<string, string>) => Promise<LightMyRequestResponse>;
+
+/** A test app with its first user. */
+export interface UserApp extends TestApp {
+  /** A user on the enterprise plan. */
+  owner: { id: string; email: string; name: string };
+  /** The owner's API token: full access, tied to no organization. */
+  ownerToken: string;
+  /** An API call with the owner's token unless another is given. */
+  api: ApiCall;
+}
+
+/** A test app with its first user, who owns an organization. */
+export interface OrgApp extends UserApp {
+  /** The organization (enterprise plan) the owner owns. */
+  orgId: string;
+}
+
+/** testApp (same arguments) with a user on the enterprise plan and their API token. */
+export async function userApp(dialect: Dialect = 'sqlite', env: Record<string, string> = {}): Promise<UserApp> {
+  const t = await testApp(dialect, env);
+  const owner = await t.user();
+  const ownerToken = await t.token(owner.id);
+  const api: ApiCall = (method, url, payload, token = ownerToken, headers = {}) =>
+    t.app.inject({ method, url: `/api/v2${url}`, headers: { ...bearer(token), ...headers }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  return { ...t, owner, ownerToken, api };
+}
+
+/** userApp, the user also the owner of an organization: the set-up of the people, surveys and web-app tests. */
+export async function orgApp(dialect: Dialect = 'sqlite', env: Record<string, string> = {}): Promise<OrgApp> {
+  const t = await userApp(dialect, env);
+  return { ...t, orgId: (await t.org(t.owner.id)).id };
+}
+
 export const basic = (k: { publicKey: string; privateKey: string }) => ({ authorization: `Basic ${Buffer.from(`${k.publicKey}:${k.privateKey}`).toString('base64')}` });
 
 export function smallNetwork(): { nodes: { id: string | number; attributes?: Record<string, string | number> }[]; edges: { id: string | number; source: string | number; target: string | number; attributes?: Record<string, string | number> }[] } {

@@ -32,6 +32,7 @@ export interface EmbedFixture {
   host(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown, token?: string): Promise<{ statusCode: number; json(): any; body: string; headers: Record<string, unknown> }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   operator(body: unknown, orgId?: string): Promise<void>;
   createNetwork(name?: string): Promise<string>;
+  close(): Promise<void>;
 }
 
 export async function embedFixture(dialect: Dialect, env: Record<string, string> = {}, opts: { clock?: Clock; seats?: number } = {}): Promise<EmbedFixture> {
@@ -56,7 +57,7 @@ export async function embedFixture(dialect: Dialect, env: Record<string, string>
   const s = await host('PUT', '/api/v2/embed/settings', { allowedOrigins: [ORIGIN], dataDisclosureAccepted: true });
   assert.equal(s.statusCode, 200, s.body);
   const networkId = await createNetwork();
-  return { t, app, clock: c, orgId: org.id, ownerId: owner.id, orgToken, networkId, host, operator, createNetwork };
+  return { t, app, clock: c, orgId: org.id, ownerId: owner.id, orgToken, networkId, host, operator, createNetwork, close: () => t.close() };
 }
 
 /** Provisions a managed user with a grant and opens a session; returns the session and its first launch token. */

@@ -1,7 +1,22 @@
 /** Test archives written byte by byte: what a zip says about its entries is the test's to choose (sizes, CRCs). */
 
+type Entry = { name: string; data: Buffer; crc: number; size: number; method: number };
+
+/**
+ * The fields a local file header (from offset 4) and a central directory record (from offset 6, after
+ * "version made by") share, in the same order: version needed, flags, method, time, date, CRC, sizes, name length.
+ */
+function writeSharedFields(b: Buffer, at: number, e: Entry, nameLength: number): void {
+  b.writeUInt16LE(20, at);
+  b.writeUInt16LE(e.method, at + 4);
+  b.writeUInt32LE(e.crc, at + 10);
+  b.writeUInt32LE(e.data.length, at + 14);
+  b.writeUInt32LE(e.size, at + 18);
+  b.writeUInt16LE(nameLength, at + 22);
+}
+
 /** A zip archive of the given entries as they are: method 8 (deflated) or 0 (stored), with the CRC and size its headers declare. */
-export function zipArchive(entries: { name: string; data: Buffer; crc: number; size: number; method: number }[]): Buffer {
+export function zipArchive(entries: Entry[]): Buffer {
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
@@ -9,21 +24,11 @@ export function zipArchive(entries: { name: string; data: Buffer; crc: number; s
     const name = Buffer.from(e.name);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.method, 8);
-    local.writeUInt32LE(e.crc, 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.size, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeSharedFields(local, 4, e, name.length);
     const cd = Buffer.alloc(46);
     cd.writeUInt32LE(0x02014b50, 0);
     cd.writeUInt16LE(20, 4);
-    cd.writeUInt16LE(20, 6);
-    cd.writeUInt16LE(e.method, 10);
-    cd.writeUInt32LE(e.crc, 16);
-    cd.writeUInt32LE(e.data.length, 20);
-    cd.writeUInt32LE(e.size, 24);
-    cd.writeUInt16LE(name.length, 28);
+    writeSharedFields(cd, 6, e, name.length);
     cd.writeUInt32LE(offset, 42);
     parts.push(local, name, e.data);
     central.push(cd, name);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { openTestDatabase, type TestDatabase } from '../../../test/helpers/db.ts';
+import { describe, test } from 'node:test';
+import { openTestDatabase } from '../../../test/helpers/db.ts';
+import { fixture } from '../../../test/helpers/fixture.ts';
 import { getMembershipOfUser } from '../../store/organizations.ts';
 import { getUserById } from '../../store/users.ts';
 import { DomainError } from '../errors.ts';
@@ -65,13 +66,7 @@ test('canOwnNetworks: active + verified + not Access-only / Simplified Access-on
 });
 
 describe('identity (sqlite)', () => {
-  let t: TestDatabase;
-  before(async () => {
-    t = await openTestDatabase('sqlite');
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = fixture(() => openTestDatabase('sqlite'));
 
   test('createUser lowercases, hashes the password, refuses a taken e-mail', async () => {
     const u = await createUser(t.db, { email: 'Mixed@Example.com', name: ' Mixed ', plan: 'pro', password: 'hunter22hunter' });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
-import { openTestDatabase, testDialects, type TestDatabase } from '../../../../test/helpers/db.ts';
+import { openTestDatabase, testDialects } from '../../../../test/helpers/db.ts';
+import { fixture } from '../../../../test/helpers/fixture.ts';
 import { getCredentialById } from '../../../store/credentials.ts';
 import { authenticateBasic, authenticateBearer } from './authenticate.ts';
 import { createBasicKey } from './basic-keys.ts';
@@ -83,13 +84,7 @@ describe('scopes', () => {
 });
 
 describe('credentials (sqlite)', () => {
-  let t: TestDatabase;
-  before(async () => {
-    t = await openTestDatabase('sqlite');
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = fixture(() => openTestDatabase('sqlite'));
 
   test('bearer: created once, stored hashed, authenticates, revocation effective at once', async () => {
     const u = await createUser(t.db, { email: 'tok@example.com', name: 'Tok', plan: 'pro' });
