@@ -125,6 +125,8 @@ export const EmployeeErasedSchema = Type.Object(
     responsesRemoved: Type.Integer({ minimum: 0, description: "Surveys in which the person's own answers were removed." }),
     answersRemoved: Type.Integer({ minimum: 0, description: 'Answers of the person removed (every survey of the directory).' }),
     nominationsRemoved: Type.Integer({ minimum: 0, description: 'Nominations of the person removed from the answers of others.' }),
+    networksRegenerated: Type.Integer({ minimum: 0, description: 'Networks generated from the surveys of the directory that held the person and were unchanged since their generation: generated again with their recorded options, without the person (same `_id`, new `networkUUID`).' }),
+    networksTrimmed: Type.Integer({ minimum: 0, description: "Generated networks that held the person and were changed since their generation (edited, metric values written back, a layout saved): the person's node and every tie of it removed, the other changes kept (new `networkUUID`)." }),
   },
   { $id: 'EmployeeErased', additionalProperties: false },
 );

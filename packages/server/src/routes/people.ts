@@ -166,12 +166,12 @@ export async function peopleRoutes(app: App, opts: SurfaceOptions): Promise<void
     {
       config: peopleAuth,
       schema: on({
-        summary: "Erase a person: the row, the person's answers and the nominations of them in every survey of the directory",
+        summary: "Erase a person: the row, the person's answers and the nominations of them in every survey of the directory, and the person in the networks generated from those surveys",
         tags,
         params: IdParams,
         response: { 200: ref(EmployeeErasedSchema), ...problemResponses(403, 404) },
       }),
     },
-    async (request) => erasePerson(db, dirOf(request), request.params.id),
+    async (request) => erasePerson(db, app.config, dirOf(request), request.params.id),
   );
 }

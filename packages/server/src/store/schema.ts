@@ -583,6 +583,8 @@ export interface SurveyNetworksTable {
   /** 1 when generated before the survey was completed. */
   preliminary: number;
   generated_at: string;
+  /** networks.version right after the generation (0016); a different current version means the network was changed since. Null before 0016. */
+  network_version: number | null;
 }
 
 export interface Database {

@@ -335,7 +335,7 @@ export async function upsertSurveyNetwork(db: Kysely<Database>, row: SurveyNetwo
   await db
     .insertInto('survey_networks')
     .values(row)
-    .onConflict((oc) => oc.columns(['survey_id', 'question']).doUpdateSet({ network_id: row.network_id, options: row.options, preliminary: row.preliminary, generated_at: row.generated_at }))
+    .onConflict((oc) => oc.columns(['survey_id', 'question']).doUpdateSet({ network_id: row.network_id, options: row.options, preliminary: row.preliminary, generated_at: row.generated_at, network_version: row.network_version }))
     .execute();
 }
 

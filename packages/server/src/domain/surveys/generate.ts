@@ -109,7 +109,7 @@ function checkBody(body: unknown, survey: SurveyRecord, fieldRows: { key: string
  * The first wave of a survey's chain of waves (`previousWaveId`): its id seeds the pseudonyms of
  * generated networks, so a person has the same code in every wave and waves compare by node id.
  */
-async function firstWaveOf(db: Kysely<Database>, survey: SurveyRecord): Promise<string> {
+export async function firstWaveOf(db: Kysely<Database>, survey: SurveyRecord): Promise<string> {
   let s = survey;
   for (let i = 0; i < 1000 && s.previous_wave_id; i++) {
     const prev = await getSurvey(db, s.previous_wave_id);
@@ -278,7 +278,7 @@ export async function generateNetworks(deps: GenerateDeps, dir: Directory, id: s
         rec = await createNetwork(trx, deps.config, dir.principal, { name, description: desc, isDirected: n.directed, status: 'Private', networkJSONText: text, owner: undefined, nodeCount: n.nodes.length, edgeCount: n.edges.length });
       }
       if (!rec) throw new DomainError('CONFLICT', 'a generated network was deleted meanwhile; generate again');
-      await upsertSurveyNetwork(trx, { survey_id: survey.id, question: n.question, network_id: rec.id, options: JSON.stringify(options), preliminary: preliminary ? 1 : 0, generated_at: at });
+      await upsertSurveyNetwork(trx, { survey_id: survey.id, question: n.question, network_id: rec.id, options: JSON.stringify(options), preliminary: preliminary ? 1 : 0, generated_at: at, network_version: rec.version });
       made.push({ _id: rec.id, name, question: n.question, networkUUID: rec.network_uuid, nodeCount: n.nodes.length, edgeCount: n.edges.length, created: !current });
     }
     await auditDirectory(trx, dir, 'survey.networks.generated', survey.id, {
@@ -295,4 +295,42 @@ export async function generateNetworks(deps: GenerateDeps, dir: Directory, id: s
 /** What `GET /surveys/:id` shows of the generated networks (provenance). */
 export async function surveyNetworksOf(db: Kysely<Database>, surveyId: string) {
   return (await listSurveyNetworks(db, surveyId)).map((r) => ({ _id: r.network_id, question: r.question, options: JSON.parse(r.options) as StoredOptions, preliminary: r.preliminary === 1, generatedAt: r.generated_at }));
+}
+
+/**
+ * Regenerates stored networks of a survey with the options recorded at their generation, as running the
+ * generation again with those options would (same `_id`, new `networkUUID`, provenance and `preliminary`
+ * updated): erasure of a person (people/erasure.ts, docs/spec/decisions.md §10.1) uses it, inside its
+ * transaction, after the person's row, answers and nominations are gone. `rows` are rows of this survey
+ * that share one options text (one generation run). Fields deleted since, and sensitive fields of a survey
+ * pseudonymised since, are left out; a row whose question is no longer a relationship question of the
+ * survey is not regenerated. Answers the ids of the networks regenerated.
+ */
+export async function regenerateNetworks(deps: GenerateDeps, survey: SurveyRecord, optionsText: string, rows: { network_id: string; question: string }[]): Promise<Set<string>> {
+  const stored = JSON.parse(optionsText) as StoredOptions;
+  const fieldRows = await listCustomFields(deps.db, survey.dir);
+  const relationship = questionsOf(survey).filter((q) => q.type === 'relationship');
+  const chosen = stored.questions === 'each' ? relationship : relationship.filter((q) => stored.questions.includes(q.id));
+  const pseudonymised = survey.privacy === 'pseudonymised';
+  const fields = stored.fields.filter((k) => fieldRows.some((f) => f.key === k && !(pseudonymised && f.sensitive)));
+  const done = new Set<string>();
+  if (chosen.length === 0) return done;
+  const c: Checked = { options: { questions: stored.questions, combined: stored.combined, nonRespondents: stored.nonRespondents, ...(stored.minRating !== undefined ? { minRating: stored.minRating } : {}), fields }, chosen, dryRun: false };
+  const { respondents: _respondents, ...input } = await loadInput(deps, survey, c);
+  const built = buildSurveyNetworks({ ...input, nonRespondents: c.options.nonRespondents });
+  const at = nowIso();
+  const preliminary = survey.status !== 'completed';
+  const options: StoredOptions = { ...c.options, privacy: survey.privacy, wave: survey.wave, status: survey.status };
+  for (const row of rows) {
+    const n = built.find((b) => b.question === row.question);
+    if (!n) continue;
+    const q = chosen.find((x) => x.id === n.question) ?? null;
+    const text = JSON.stringify({ nodes: n.nodes, edges: n.edges });
+    const desc = description(survey, q, n, c.options, at, input.people.length);
+    const rec = await updateNetwork(deps.db, row.network_id, { name: networkName(survey, q), description: desc, is_directed: n.directed ? 1 : 0, network_uuid: randomUUID(), node_count: n.nodes.length, edge_count: n.edges.length, json: text });
+    if (!rec) continue;
+    await upsertSurveyNetwork(deps.db, { survey_id: survey.id, question: n.question, network_id: rec.id, options: JSON.stringify(options), preliminary: preliminary ? 1 : 0, generated_at: at, network_version: rec.version });
+    done.add(rec.id);
+  }
+  return done;
 }

@@ -23,6 +23,7 @@ import * as m0012 from './0012-network-organization.ts';
 import * as m0013 from './0013-share-invites.ts';
 import * as m0014 from './0014-survey-networks.ts';
 import * as m0015 from './0015-survey-mail-tasks.ts';
+import * as m0016 from './0016-survey-network-version.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-initial': m0001,
@@ -40,6 +41,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0013-share-invites': m0013,
   '0014-survey-networks': m0014,
   '0015-survey-mail-tasks': m0015,
+  '0016-survey-network-version': m0016,
 });
 
 const provider: MigrationProvider = {

@@ -126,6 +126,10 @@ export default function PeoplePage() {
             <ul>
               <li>{erasedLine(erased.result.answersRemoved, 'answer', 'answers')} of theirs in {erasedLine(erased.result.responsesRemoved, 'survey', 'surveys')}</li>
               <li>{erasedLine(erased.result.nominationsRemoved, 'nomination', 'nominations')} of them by other respondents</li>
+              <li>
+                {erasedLine(erased.result.networksRegenerated + erased.result.networksTrimmed, 'generated network', 'generated networks')} without them ({erased.result.networksRegenerated} generated again,{' '}
+                {erased.result.networksTrimmed} edited since: their node and ties removed)
+              </li>
             </ul>
           </div>
         )}
