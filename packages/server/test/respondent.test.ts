@@ -152,8 +152,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(mine.answers, { office: 'South', advice: [] }, 'the later save of office won; the failed one left nothing');
       assert.equal(mine.status, 'inProgress');
 
-      // through HTTP: many respondents at once, every save answered 200 and stored
-      const many = await Promise.all(['E1', 'E2', 'E4', 'E5', 'E7', 'E8'].map((eid, i) => s('PUT', `${token(eid)}/answers/office`, { value: i % 2 ? 'North' : 'South' })));
+      // through HTTP: many respondents at once (their links read together on PostgreSQL), a guessed link
+      // among them: every save answered 200 and stored as its own respondent's, the guess 404
+      const [guess, ...many] = await Promise.all([
+        s('PUT', `${'D'.repeat(43)}/answers/office`, { value: 'North' }, '10.7.7.7'),
+        ...['E1', 'E2', 'E4', 'E5', 'E7', 'E8'].map((eid, i) => s('PUT', `${token(eid)}/answers/office`, { value: i % 2 ? 'North' : 'South' })),
+      ]);
+      assert.equal(guess.statusCode, 404);
       assert.deepEqual(
         many.map((r) => r.statusCode),
         [200, 200, 200, 200, 200, 200],

@@ -1,6 +1,7 @@
 /**
  * Group commit of the respondents' saves (docs/benchmarks.md, "People and surveys (issue 21)"): the saves
- * that arrive in the same turn of the event loop are written together when the turn ends — on SQLite in
+ * that arrive in the same turn of the event loop are written together when the turn ends (or 32 are
+ * waiting: store/turn-batch.ts) — on SQLite in
  * one transaction (one WAL append instead of one per save), on PostgreSQL as one multi-row upsert (one
  * round trip instead of one per save) — and each caller's promise settles only once its own row is
  * committed.
@@ -18,6 +19,7 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf, sqliteTransactionSync } from './db.ts';
 import type { Database } from './schema.ts';
+import { turnBatcher } from './turn-batch.ts';
 import { markStarted, upsertAnswer, type AnswerRecord } from './surveys.ts';
 
 export interface AnswerWrite {
@@ -34,22 +36,15 @@ interface Pending {
 
 /** PostgreSQL: at most this many rows a statement (6 parameters a row; the protocol allows 65,535). */
 const PG_ROWS = 1000;
-const queues = new WeakMap<Kysely<Database>, Pending[]>();
+/** Saves a batch at most: written as soon as this many wait (store/turn-batch.ts). */
+const BATCH_MAX = 32;
+const enqueue = turnBatcher<Kysely<Database>, Pending>(BATCH_MAX, (db, batch) => void flush(db, batch));
 
 /** Saves one answer with the others of this turn; settles when it is committed (or failed). */
 export function writeAnswer(db: Kysely<Database>, w: AnswerWrite): Promise<void> {
   // a transaction object is the caller's own unit of work: write in it, now
   if (db.isTransaction) return writeOne(db, w);
-  let queue = queues.get(db);
-  if (!queue) {
-    const q: Pending[] = (queue = []);
-    queues.set(db, q);
-    setImmediate(() => {
-      queues.delete(db);
-      void flush(db, q);
-    });
-  }
-  return new Promise<void>((resolve, reject) => queue.push({ w, resolve, reject }));
+  return new Promise<void>((resolve, reject) => enqueue(db, { w, resolve, reject }));
 }
 
 async function writeOne(db: Kysely<Database>, w: AnswerWrite): Promise<void> {
