@@ -11,7 +11,6 @@ import { useSignOut } from './features/auth/api/auth.ts';
 import { sessionEnded } from './api/outcomes.ts';
 import { APP_PATHS, safeNext } from '@netloom/protocol/http';
 import { Button, Loading, Empty, ErrorNotice } from './components/ui.tsx';
-import { useToast } from './components/toast.tsx';
 
 function currentRoute(pathname: string): AppRoute | undefined {
   return routes.find((r) => matchPath(r.path, pathname));
@@ -48,7 +47,6 @@ function TopNav({ open }: { open: boolean }) {
   const { data: session } = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
-  const toast = useToast();
   const items = routes.filter((r) => r.nav && (r.nav.visible ? r.nav.visible(session ?? null) : true)).sort((a, b) => a.nav!.order - b.nav!.order);
   return (
     <nav id="primary-nav" className={open ? 'nav nav-open' : 'nav'} aria-label="Main">
@@ -71,14 +69,7 @@ function TopNav({ open }: { open: boolean }) {
               variant="ghost"
               busy={signOut.isPending}
               onClick={() =>
-                signOut.mutate(undefined, {
-                  // signed out here either way; the server's session ends with the request or by expiry
-                  onSettled: (_d, e) => {
-                    if (e) toast.failure(e, 'The server did not confirm the sign-out');
-                    else toast.success('Signed out.');
-                    navigate(APP_PATHS.signIn);
-                  },
-                })
+                signOut.mutate(undefined, { onSettled: () => navigate(APP_PATHS.signIn) })
               }
             >
               Sign out

@@ -95,6 +95,7 @@ export type NetworkPatch = Static<typeof WebNetworkPatchBody>;
 export type ImportedNetwork = Static<typeof ImportedNetworkSchema>;
 export type ImportWarning = ImportedNetwork['warnings'][number];
 export type Share = Static<typeof ShareSchema>;
+export type SharePermission = Share['permission'];
 export type Shares = Static<typeof SharesSchema>;
 export type ShareInput = Static<typeof ShareBody>;
 export type NetworkDetail = Static<typeof WebNetworkDetailSchema>;

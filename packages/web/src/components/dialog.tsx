@@ -4,7 +4,6 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Button } from './ui.tsx';
-import { useToast } from './toast.tsx';
 
 export interface DialogProps {
   open: boolean;
@@ -97,39 +96,24 @@ export function Confirm({ open, title, children, confirmLabel, onConfirm, onClos
 
 /**
  * A confirmation for an action on one item (revoke a token, suspend a member, stop a share): open while
- * `item` is set; confirming runs the action, then says what happened in a toast and closes. A failure is
- * a toast too (unless api/outcomes.ts answered it already: 401, 403, network) and the dialog stays open.
+ * `item` is set; confirming runs the action and closes. The action's mutation says what happened (its
+ * toasts, api/outcomes.ts); when it fails the dialog stays open.
  */
-export function ConfirmAction<T, R>({ item, title, confirmLabel, run, done, failure, onClose, children }: {
+export function ConfirmAction<T>({ item, title, confirmLabel, run, onClose, children }: {
   item: T | null;
   title: string;
   confirmLabel: string;
-  run: (item: T) => Promise<R>;
-  /** The success toast's text. */
-  done: (item: T, result: R) => string;
-  /** Said before the service's reason when it fails ("Could not revoke: …"). */
-  failure?: string;
+  run: (item: T) => Promise<unknown>;
   onClose: () => void;
   children: ReactNode;
 }) {
-  const toast = useToast();
   return (
     <Confirm
       open={item !== null}
       title={title}
       confirmLabel={confirmLabel}
       onClose={onClose}
-      onConfirm={() =>
-        item === null
-          ? undefined
-          : run(item).then(
-              (r) => {
-                toast.success(done(item, r));
-                onClose();
-              },
-              (err) => toast.failure(err, failure),
-            )
-      }
+      onConfirm={() => (item === null ? undefined : run(item).then(onClose, () => undefined))}
     >
       {children}
     </Confirm>

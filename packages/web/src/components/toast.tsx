@@ -4,8 +4,7 @@
  * its close button.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { errorText } from '../api/client.ts';
-import { handledCentrally } from '../api/outcomes.ts';
+import type { Notifier } from '../api/outcomes.ts';
 
 type Kind = 'success' | 'error' | 'info';
 interface Toast {
@@ -14,13 +13,8 @@ interface Toast {
   text: string;
 }
 
-interface ToastApi {
-  success(text: string): void;
-  error(text: string): void;
-  info(text: string): void;
-  /** A failed call: "prefix: what the service said" — unless api/outcomes.ts already answered it (401, 403, network). */
-  failure(err: unknown, prefix?: string): void;
-}
+/** Results of actions come from api/outcomes.ts (each mutation's declared outcome); a page toasts only what no call answers (a job finishing). */
+type ToastApi = Notifier;
 
 const Ctx = createContext<ToastApi | null>(null);
 
@@ -45,9 +39,6 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       success: (t) => push('success', t),
       error: (t) => push('error', t),
       info: (t) => push('info', t),
-      failure: (err, prefix) => {
-        if (!handledCentrally(err)) push('error', prefix ? `${prefix}: ${errorText(err)}` : errorText(err));
-      },
     }),
     [push],
   );

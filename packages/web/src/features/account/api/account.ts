@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { keys } from '../../../api/keys.ts';
+import { reported } from '../../../api/outcomes.ts';
 import { signedOut } from '../../../api/session.ts';
 import type { Account, AccountName, MfaEnableInput, MfaSetupInfo, PasswordChange, RecoveryCodes, WebSessionList } from '../../../api/types.ts';
 
@@ -19,36 +20,42 @@ export function useWebSessions() {
 /** Changing the display name: the account and the session (the header shows the name) are read again. */
 export function useRenameAccount() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (name: string) => api.patch<AccountName>('/app/api/account', { name }),
     onSuccess: () => qc.invalidateQueries(),
-  });
+    success: (r) => `Your name is now ${r.name}.`,
+  }));
 }
 
 /** Changing the password ends the other sessions: the list is read again. */
 export function useChangePassword() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (b: PasswordChange) => api.post('/app/api/account/password', b),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.sessions }),
-  });
+    success: 'Password changed. Your other sessions were signed out.',
+  }));
 }
 
 export function useEndSession() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (id: string) => api.del(`/app/api/account/sessions/${encodeURIComponent(id)}`),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.sessions }),
-  });
+    success: 'Session signed out.',
+    failure: true,
+  }));
 }
 
 /** Every session ends, this one too: signed out here at once. */
 export function useSignOutEverywhere() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: () => api.post('/app/api/account/sessions/sign-out-everywhere'),
     onSuccess: () => signedOut(qc),
-  });
+    success: 'Signed out of every session.',
+    failure: true,
+  }));
 }
 
 export function useMfaSetup() {
@@ -62,17 +69,19 @@ export function useEnableMfa() {
 /** New recovery codes (the old ones stop working); the account's count of codes left is read again. */
 export function useNewRecoveryCodes() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (password: string) => api.post<RecoveryCodes>('/app/api/account/mfa/recovery-codes', { password }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.account }),
-  });
+    success: 'New recovery codes made; the old ones no longer work.',
+  }));
 }
 
 /** Turning MFA off changes the session (`mfaEnabled`): it is read again. */
 export function useDisableMfa() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (password: string) => api.post('/app/api/account/mfa/disable', { password }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.session }),
-  });
+    success: 'Two-factor authentication is off.',
+  }));
 }

@@ -8,7 +8,6 @@ import type { WebSession } from '../../../api/types.ts';
 import { Badge, Button, DateText, ErrorNotice, Loading, Notice, PageHeader, Quota, TextField } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
 import { RecoveryCodes } from '../components/recovery-codes.tsx';
-import { useToast } from '../../../components/toast.tsx';
 
 export default function Account() {
   const { data, isPending, error } = useAccount();
@@ -45,7 +44,6 @@ function PasswordCard() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
-  const toast = useToast();
   const change = useChangePassword();
   const tooShort = next.length > 0 && next.length < 10;
   const mismatch = repeat.length > 0 && repeat !== next;
@@ -56,7 +54,6 @@ function PasswordCard() {
       { currentPassword: current, newPassword: next },
       {
         onSuccess: () => {
-          toast.success('Password changed. Your other sessions were signed out.');
           setCurrent(''); setNext(''); setRepeat('');
         },
       },
@@ -112,7 +109,6 @@ function MfaCard({ codesLeft }: { codesLeft: number }) {
   const { data: session } = useSession();
   const newCodes = useNewRecoveryCodes();
   const disable = useDisableMfa();
-  const toast = useToast();
   const [prompt, setPrompt] = useState<'disable' | 'codes' | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   if (!session) return null;
@@ -139,7 +135,6 @@ function MfaCard({ codesLeft }: { codesLeft: number }) {
           const r = await newCodes.mutateAsync(password);
           setCodes(r.recoveryCodes);
           setPrompt(null);
-          toast.success('New recovery codes made; the old ones no longer work.');
         }}
       />
       <PasswordPrompt
@@ -152,7 +147,6 @@ function MfaCard({ codesLeft }: { codesLeft: number }) {
           await disable.mutateAsync(password);
           setPrompt(null);
           setCodes(null);
-          toast.success('Two-factor authentication is off.');
         }}
       />
     </section>
@@ -170,7 +164,6 @@ function SessionsCard() {
   const { data, isPending, error } = useWebSessions();
   const end = useEndSession();
   const everywhereM = useSignOutEverywhere();
-  const toast = useToast();
   const navigate = useNavigate();
   const [ending, setEnding] = useState<WebSession | null>(null);
   const [everywhere, setEverywhere] = useState(false);
@@ -194,27 +187,10 @@ function SessionsCard() {
       )}
       <Notice kind="info">Changing your password signs out your other sessions too.</Notice>
       <div><Button variant="danger" onClick={() => setEverywhere(true)}>Sign out everywhere</Button></div>
-      <Confirm open={ending !== null} title="Sign out this session?" confirmLabel="Sign it out" onClose={() => setEnding(null)} onConfirm={async () => {
-        if (!ending) return;
-        try {
-          await end.mutateAsync(ending.id);
-          toast.success('Session signed out.');
-          setEnding(null);
-        } catch (e) {
-          toast.failure(e);
-        }
-      }}>
+      <Confirm open={ending !== null} title="Sign out this session?" confirmLabel="Sign it out" onClose={() => setEnding(null)} onConfirm={() => (ending ? end.mutateAsync(ending.id).then(() => setEnding(null), () => undefined) : undefined)}>
         <p>{describeAgent(ending?.userAgent ?? null)} ({ending?.ip ?? 'unknown address'}) will have to sign in again.</p>
       </Confirm>
-      <Confirm open={everywhere} title="Sign out everywhere?" confirmLabel="Sign out everywhere" onClose={() => setEverywhere(false)} onConfirm={async () => {
-        try {
-          await everywhereM.mutateAsync();
-          toast.success('Signed out of every session.');
-          navigate(APP_PATHS.signIn);
-        } catch (e) {
-          toast.failure(e);
-        }
-      }}>
+      <Confirm open={everywhere} title="Sign out everywhere?" confirmLabel="Sign out everywhere" onClose={() => setEverywhere(false)} onConfirm={() => everywhereM.mutateAsync().then(() => navigate(APP_PATHS.signIn), () => undefined)}>
         <p>Every session of your account ends, this one included. API tokens keep working.</p>
       </Confirm>
     </section>
@@ -225,10 +201,9 @@ function SessionsCard() {
 function NameCard({ current }: { current: string }) {
   const [name, setName] = useState(current);
   const rename = useRenameAccount();
-  const toast = useToast();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    rename.mutate(name, { onSuccess: (r) => toast.success(`Your name is now ${r.name}.`) });
+    rename.mutate(name);
   };
   return (
     <section className="card" aria-labelledby="name-h">

@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { keys } from '../../../api/keys.ts';
+import { reported } from '../../../api/outcomes.ts';
 import { adoptSession, signedOut } from '../../../api/session.ts';
 import type { InvitationAccepted, LinkInfo, LinkRedeemInput, Session, SignedOut, SignInInput } from '../../../api/types.ts';
 
@@ -22,10 +23,13 @@ export function useSignIn() {
 
 export function useSignOut() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: () => api.del<SignedOut>('/app/api/session'),
     onSettled: () => signedOut(qc),
-  });
+    // signed out here either way; the server's session ends with the request or by expiry
+    success: 'Signed out.',
+    failure: 'The server did not confirm the sign-out',
+  }));
 }
 
 export function useLink(token: string) {

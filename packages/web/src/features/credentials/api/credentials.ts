@@ -2,7 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { keys } from '../../../api/keys.ts';
-import type { CreateCredentialInput, CreatedCredential, CredentialList, ScopeList } from '../../../api/types.ts';
+import { reported } from '../../../api/outcomes.ts';
+import type { CreateCredentialInput, CreatedCredential, Credential, CredentialList, ScopeList } from '../../../api/types.ts';
 
 export function useCredentials() {
   return useQuery({ queryKey: keys.credentials, queryFn: ({ signal }) => api.get<CredentialList>('/app/api/credentials', signal) });
@@ -14,16 +15,19 @@ export function useScopes() {
 
 export function useCreateCredential() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (b: CreateCredentialInput) => api.post<CreatedCredential>('/app/api/credentials', b),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.credentials }),
-  });
+    success: (r) => `Token “${r.credential.name}” created.`,
+  }));
 }
 
 export function useRevokeCredential() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.del(`/app/api/credentials/${encodeURIComponent(id)}`),
+  return useMutation(reported({
+    mutationFn: (c: Credential) => api.del(`/app/api/credentials/${encodeURIComponent(c.id)}`),
     onSettled: () => qc.invalidateQueries({ queryKey: keys.credentials }),
-  });
+    success: (_r, c) => `Revoked “${c.name || c.prefix}”.`,
+    failure: 'Could not revoke',
+  }));
 }

@@ -10,7 +10,6 @@ import { useCreateCredential, useCredentials, useRevokeCredential, useScopes } f
 import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, TextField } from '../../../components/ui.tsx';
 import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
-import { useToast } from '../../../components/toast.tsx';
 
 const ADMIN_ROLES = new Set(['Owner', 'Admin', 'owner', 'admin']);
 
@@ -20,7 +19,6 @@ export default function Credentials() {
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<Credential | null>(null);
   const [created, setCreated] = useState<CreatedCredential | null>(null);
-  const toast = useToast();
   const revoke = useRevokeCredential();
   const orgAdmin = !!session?.organization && ADMIN_ROLES.has(session.organization.role);
   const create = <Button variant="primary" onClick={() => setCreating(true)}>Create token</Button>;
@@ -63,15 +61,13 @@ export default function Credentials() {
           ]}
         />
       )}
-      <CreateDialog open={creating} orgName={orgAdmin ? session!.organization!.name : null} onClose={() => setCreating(false)} onCreated={(r) => { setCreated(r); setCreating(false); toast.success(`Token “${r.credential.name}” created.`); }} />
+      <CreateDialog open={creating} orgName={orgAdmin ? session!.organization!.name : null} onClose={() => setCreating(false)} onCreated={(r) => { setCreated(r); setCreating(false); }} />
       <ConfirmAction
         item={revoking}
         title="Revoke this credential?"
         confirmLabel="Revoke"
         onClose={() => setRevoking(null)}
-        run={(c) => revoke.mutateAsync(c.id)}
-        done={(c) => `Revoked “${c.name || c.prefix}”.`}
-        failure="Could not revoke"
+        run={revoke.mutateAsync}
       >
         <p>Programs using <strong>{revoking?.name || revoking?.prefix}</strong> (<code>{revoking?.prefix}…</code>) get <code>401</code> from their next request. This cannot be undone.</p>
       </ConfirmAction>

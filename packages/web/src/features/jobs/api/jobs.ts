@@ -2,6 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { keys } from '../../../api/keys.ts';
+import { useMetricTitle } from '../../../api/metrics.ts';
+import { reported } from '../../../api/outcomes.ts';
 import type { WebJob, WebJobList, WebNetworkValue } from '../../../api/types.ts';
 
 const enc = encodeURIComponent;
@@ -21,21 +23,32 @@ export function useJobs() {
   });
 }
 
+/** How a job is named on screen: its metric's title, or "3 metrics" for a batch. */
+export function useJobTitle(): (j: WebJob) => string {
+  const metricTitle = useMetricTitle();
+  return (j) => (j.batch ? `${j.metrics.length} metrics` : metricTitle(j.metric));
+}
+
 export function useCancelJob() {
   const qc = useQueryClient();
-  return useMutation({
+  const jobTitle = useJobTitle();
+  return useMutation(reported({
     mutationFn: (id: string) => api.del<WebJob>(`/app/api/jobs/${enc(id)}`),
     onSettled: () => qc.invalidateQueries({ queryKey: keys.jobs }),
-  });
+    success: (j) => (j.status === 'cancelled' ? `Cancelled ${jobTitle(j)}; nothing was written.` : `${jobTitle(j)} had already finished.`),
+    failure: 'Could not cancel',
+  }));
 }
 
 /** Runs a metric on a network as a job (202); the jobs list is read again at once. */
 export function useStartMetricJob(networkId: string) {
   const qc = useQueryClient();
-  return useMutation({
+  const jobTitle = useJobTitle();
+  return useMutation(reported({
     mutationFn: (metricId: string) => api.post<WebJob>(`/app/api/networks/${enc(networkId)}/metrics/${enc(metricId)}`, {}),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.jobs }),
-  });
+    info: (j) => `${jobTitle(j)} started; follow it here or on the Jobs page.`,
+  }));
 }
 
 /** Computes a network-level metric now (its one number, parameters and time). */

@@ -5,17 +5,11 @@
 import { useEffect, useRef } from 'react';
 import type { WebJob } from '../../../api/types.ts';
 import { etaText } from '@netloom/protocol';
-import { useMetricTitle } from '../../../api/metrics.ts';
+import { useJobTitle } from '../api/jobs.ts';
 import { Badge } from '../../../components/ui.tsx';
 import { useToast } from '../../../components/toast.tsx';
 
 const STATUS_TEXT = { queued: 'Queued', running: 'Running', succeeded: 'Done', failed: 'Failed', cancelled: 'Cancelled' } as const;
-
-/** How a job is named on screen: its metric's title, or "3 metrics" for a batch. */
-export function useJobTitle(): (j: WebJob) => string {
-  const metricTitle = useMetricTitle();
-  return (j) => (j.batch ? `${j.metrics.length} metrics` : metricTitle(j.metric));
-}
 
 export function JobStatusBadge({ job }: { job: WebJob }) {
   const tone = job.status === 'succeeded' ? 'public' : job.status === 'running' || job.status === 'queued' ? 'accent' : 'neutral';

@@ -5,26 +5,20 @@
  * worker is freed at once).
  */
 import { Link } from 'react-router';
-import { useCancelJob, useJobs } from '../api/jobs.ts';
+import { useCancelJob, useJobs, useJobTitle } from '../api/jobs.ts';
 import type { WebJob } from '../../../api/types.ts';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, DateText, Empty, ErrorNotice, Loading, PageHeader } from '../../../components/ui.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
-import { JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../components/job-progress.tsx';
-import { useToast } from '../../../components/toast.tsx';
+import { JobProgress, JobStatusBadge, useFinishedToasts } from '../components/job-progress.tsx';
 
 const isActive = (j: WebJob) => j.status === 'queued' || j.status === 'running';
 
 export default function Jobs() {
   const { data, isPending, error } = useJobs();
   const cancel = useCancelJob();
-  const toast = useToast();
   const jobTitle = useJobTitle();
-  const stop = (job: WebJob) =>
-    cancel.mutate(job.jobId, {
-      onSuccess: (j) => toast.success(j.status === 'cancelled' ? `Cancelled ${jobTitle(j)}; nothing was written.` : `${jobTitle(j)} had already finished.`),
-      onError: (e) => toast.failure(e, 'Could not cancel'),
-    });
+  const stop = (job: WebJob) => cancel.mutate(job.jobId);
   useFinishedToasts(data?.jobs);
   const running = data?.jobs.filter(isActive).length ?? 0;
   return (

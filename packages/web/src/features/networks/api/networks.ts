@@ -5,6 +5,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { keys } from '../../../api/keys.ts';
+import { reported } from '../../../api/outcomes.ts';
+import { shareSaid } from '../../../api/shares.ts';
 import type { ImportedNetwork, NetworkDetail, NetworkList, NetworkPatch, ShareInput, Shares } from '../../../api/types.ts';
 
 const enc = encodeURIComponent;
@@ -19,37 +21,46 @@ export function useNetwork(id: string) {
 
 export function useUpdateNetwork(id: string) {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (b: NetworkPatch) => api.patch(`/app/api/networks/${enc(id)}`, b),
     onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: keys.network(id) }), qc.invalidateQueries({ queryKey: keys.networksAll }), qc.invalidateQueries({ queryKey: keys.account })]),
-  });
+    success: 'Saved.',
+  }));
 }
 
-export function useDeleteNetwork(id: string) {
+/** Deletes the network it is given (its name is said in the result). */
+export function useDeleteNetwork() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: () => api.del(`/app/api/networks/${enc(id)}`),
-    onSuccess: () => {
-      qc.removeQueries({ queryKey: keys.network(id) });
+  return useMutation(reported({
+    mutationFn: (n: Pick<NetworkDetail, '_id' | 'name'>) => api.del(`/app/api/networks/${enc(n._id)}`),
+    onSuccess: (_r, n) => {
+      qc.removeQueries({ queryKey: keys.network(n._id) });
       return Promise.all([qc.invalidateQueries({ queryKey: keys.networksAll }), qc.invalidateQueries({ queryKey: keys.account })]);
     },
-  });
+    success: (_r, n) => `Deleted “${n.name}”.`,
+    failure: 'Could not delete',
+  }));
 }
 
 export function useShare(id: string) {
   const qc = useQueryClient();
   const done = () => qc.invalidateQueries({ queryKey: keys.network(id) });
+  const put = (b: ShareInput) => api.put<Shares>(`/app/api/networks/${enc(id)}/shares`, { email: b.email, permission: b.permission });
   return {
-    put: useMutation({ mutationFn: (b: ShareInput) => api.put<Shares>(`/app/api/networks/${enc(id)}/shares`, { email: b.email, permission: b.permission }), onSuccess: done }),
-    remove: useMutation({ mutationFn: (email: string) => api.del<Shares>(`/app/api/networks/${enc(id)}/shares/${enc(email)}`), onSuccess: done }),
+    /** A new share (the form). */
+    add: useMutation(reported({ mutationFn: put, onSuccess: done, success: shareSaid.shared })),
+    /** Another permission for a listed share. */
+    change: useMutation(reported({ mutationFn: put, onSuccess: done, success: shareSaid.changed, failure: true })),
+    remove: useMutation(reported({ mutationFn: (email: string) => api.del<Shares>(`/app/api/networks/${enc(id)}/shares/${enc(email)}`), onSuccess: done, success: (_r, email) => shareSaid.removed(email), failure: true })),
   };
 }
 
 /** Import a file (multipart: `file`, optional `nodes`, name, description, status, directed); lists and counts are read again. */
 export function useImportNetwork() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (form: FormData) => api.upload<ImportedNetwork>('/app/api/networks/import', form),
     onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: keys.networksAll }), qc.invalidateQueries({ queryKey: keys.account })]),
-  });
+    success: (n) => `Imported “${n.name}”: ${n.nodeCount.toLocaleString('en-US')} nodes, ${n.edgeCount.toLocaleString('en-US')} edges.`,
+  }));
 }

@@ -10,7 +10,6 @@ import type { ImportedNetwork } from '../../../api/types.ts';
 import { FILE_FORMATS, FORMAT_IDS } from '@netloom/protocol/http';
 import { Dialog } from '../../../components/dialog.tsx';
 import { Button, ErrorNotice, Select, TextArea, TextField } from '../../../components/ui.tsx';
-import { useToast } from '../../../components/toast.tsx';
 
 type Directedness = 'file' | 'directed' | 'undirected';
 
@@ -56,10 +55,8 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [status, setStatus] = useState<'Private' | 'Public'>('Private');
   const [directed, setDirected] = useState<Directedness>('file');
   const [imported, setImported] = useState<ImportedNetwork | null>(null);
-  const toast = useToast();
   const upload = useImportNetwork();
   const imported_ = (n: ImportedNetwork) => {
-    toast.success(`Imported “${n.name}”: ${n.nodeCount.toLocaleString('en-US')} nodes, ${n.edgeCount.toLocaleString('en-US')} edges.`);
     reset();
     if (n.warnings?.length) setImported(n);
     else onClose();

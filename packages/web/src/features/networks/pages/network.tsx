@@ -6,14 +6,14 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useDeleteNetwork, useNetwork, useShare, useUpdateNetwork } from '../api/networks.ts';
-import { useCancelJob, useComputeNetworkValue, useJobs, useStartMetricJob } from '../../jobs/api/jobs.ts';
+import { useCancelJob, useComputeNetworkValue, useJobs, useJobTitle, useStartMetricJob } from '../../jobs/api/jobs.ts';
 import { useMetricTitle, useOfferedMetrics } from '../../../api/metrics.ts';
-import { formatMetricValue, JobProgress, JobStatusBadge, useFinishedToasts, useJobTitle } from '../../jobs/components/job-progress.tsx';
+import { formatMetricValue, JobProgress, JobStatusBadge, useFinishedToasts } from '../../jobs/components/job-progress.tsx';
 import { type NetworkDetail, type Share, type WebNetworkValue } from '../../../api/types.ts';
 import { APP_PATHS, FILE_FORMATS, FORMAT_IDS, pathTo } from '@netloom/protocol/http';
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../../../components/ui.tsx';
 import { Confirm, ConfirmAction, Dialog } from '../../../components/dialog.tsx';
-import { useToast } from '../../../components/toast.tsx';
+import { PermissionPicker, ShareForm } from '../../../components/share-form.tsx';
 import { ApiError } from '../../../api/client.ts';
 
 const ACCESS_TEXT = { owner: 'You own this network', edit: 'You can edit this network', read: 'You can view this network' } as const;
@@ -23,8 +23,7 @@ export default function NetworkPage() {
   const { data: n, isPending, error } = useNetwork(id);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const del = useDeleteNetwork(id);
-  const toast = useToast();
+  const del = useDeleteNetwork();
   const navigate = useNavigate();
 
   if (isPending) return <Loading />;
@@ -83,13 +82,7 @@ export default function NetworkPage() {
         confirmLabel="Delete network"
         onClose={() => setDeleting(false)}
         onConfirm={() =>
-          del.mutateAsync(undefined, {
-            onSuccess: () => {
-              toast.success(`Deleted “${n.name}”.`);
-              navigate(APP_PATHS.networks, { replace: true });
-            },
-            onError: (e) => toast.failure(e, 'Could not delete'),
-          }).catch(() => undefined)
+          del.mutateAsync(n).then(() => navigate(APP_PATHS.networks, { replace: true }), () => undefined)
         }
       >
         <p>
@@ -105,18 +98,9 @@ function EditDialog({ network: n, open, onClose }: { network: NetworkDetail; ope
   const [description, setDescription] = useState(n.description);
   const [status, setStatus] = useState(n.status);
   const update = useUpdateNetwork(n._id);
-  const toast = useToast();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    update.mutate(
-      { name: name.trim(), description, status },
-      {
-        onSuccess: () => {
-          toast.success('Saved.');
-          onClose();
-        },
-      },
-    );
+    update.mutate({ name: name.trim(), description, status }, { onSuccess: onClose });
   };
   return (
     <Dialog open={open} title="Edit details" onClose={() => { update.reset(); onClose(); }}>
@@ -138,23 +122,8 @@ function EditDialog({ network: n, open, onClose }: { network: NetworkDetail; ope
 }
 
 function Shares({ network: n }: { network: NetworkDetail }) {
-  const { put, remove } = useShare(n._id);
-  const [email, setEmail] = useState('');
-  const [permission, setPermission] = useState<Share['permission']>('View');
+  const { add, change, remove } = useShare(n._id);
   const [removing, setRemoving] = useState<Share | null>(null);
-  const toast = useToast();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    put.mutate(
-      { email: email.trim(), permission },
-      {
-        onSuccess: () => {
-          toast.success(`Shared with ${email.trim()} (${permission === 'Edit' ? 'can edit' : 'can view'}).`);
-          setEmail('');
-        },
-      },
-    );
-  };
   return (
     <section className="card" aria-labelledby="share-h">
       <h2 id="share-h">Sharing</h2>
@@ -165,32 +134,19 @@ function Shares({ network: n }: { network: NetworkDetail }) {
           {n.shares.map((s) => (
             <li key={s.email}>
               <span className="share-who">{s.name ? <>{s.name} <span className="muted">{s.email}</span></> : s.email}</span>
-              <label className="visually-hidden" htmlFor={`perm-${s.email}`}>Permission for {s.email}</label>
-              <select id={`perm-${s.email}`} className="input input-inline" value={s.permission} onChange={(e) => put.mutate({ email: s.email, permission: e.target.value as Share['permission'] }, { onSuccess: () => toast.success(`${s.email} ${e.target.value === 'Edit' ? 'can edit' : 'can view'} now.`), onError: (err) => toast.failure(err) })}>
-                <option value="View">Can view</option>
-                <option value="Edit">Can edit</option>
-              </select>
+              <PermissionPicker id={`perm-${s.email}`} email={s.email} value={s.permission} onChange={(permission) => change.mutate({ email: s.email, permission })} />
               <Button variant="ghost" aria-label={`Remove ${s.email}`} onClick={() => setRemoving(s)}>Remove</Button>
             </li>
           ))}
         </ul>
       )}
-      <form className="share-form" onSubmit={submit}>
-        <TextField label="Share with (e-mail of a Netloom user)" type="email" name="share-email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Select label="Permission" name="share-permission" value={permission} onChange={(e) => setPermission(e.target.value as Share['permission'])}>
-          <option value="View">Can view</option>
-          <option value="Edit">Can edit</option>
-        </Select>
-        <Button type="submit" busy={put.isPending}>Share</Button>
-      </form>
-      <ErrorNotice error={put.error} />
+      <ShareForm emailLabel="Share with (e-mail of a Netloom user)" name="share" busy={add.isPending} error={add.error} share={(s, sent) => add.mutate(s, { onSuccess: sent })} />
       <ConfirmAction
         item={removing}
         title="Stop sharing?"
         confirmLabel="Remove access"
         onClose={() => setRemoving(null)}
         run={(r) => remove.mutateAsync(r.email)}
-        done={(r) => `${r.email} no longer has access.`}
       >
         <p><strong>{removing?.email}</strong> will no longer see this network.</p>
       </ConfirmAction>
@@ -207,7 +163,6 @@ function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: 
   const start = useStartMetricJob(n._id);
   const cancel = useCancelJob();
   const { data } = useJobs();
-  const toast = useToast();
   const mine = (data?.jobs ?? []).filter((j) => j.networkId === n._id).slice(0, 3);
   useFinishedToasts(data?.jobs);
   const compute = useComputeNetworkValue(n._id);
@@ -216,7 +171,7 @@ function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: 
   const chosenMetric = offered.find((m) => m.id === metric);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    start.mutate(metric, { onSuccess: (j) => toast.info(`${jobTitle(j)} started; follow it here or on the Jobs page.`) });
+    start.mutate(metric);
   };
   const computeNow = () => compute.mutate(metric, { onSuccess: (v) => setValues((list) => [v, ...list.filter((x) => x.metric !== v.metric)]) });
   return (
@@ -253,7 +208,7 @@ function MetricJobs({ network: n, canEdit }: { network: NetworkDetail; canEdit: 
               <span className="job-list-head"><strong>{jobTitle(j)}</strong> <JobStatusBadge job={j} /></span>
               <JobProgress job={j} />
               {(j.status === 'queued' || j.status === 'running') && (
-                <Button variant="ghost" aria-label={`Cancel ${jobTitle(j)}`} onClick={() => cancel.mutate(j.jobId, { onSuccess: () => toast.success(`Cancelled ${jobTitle(j)}.`), onError: (err) => toast.failure(err) })}>Cancel</Button>
+                <Button variant="ghost" aria-label={`Cancel ${jobTitle(j)}`} onClick={() => cancel.mutate(j.jobId)}>Cancel</Button>
               )}
             </li>
           ))}

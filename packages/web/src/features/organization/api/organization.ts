@@ -6,7 +6,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
-import type { CreatedLink, InvitationInput, LeftOrganization, OrgMember, OrgMemberList, OrgOverview, OrgRole, OrgSettings, PendingInvitationList } from '../../../api/types.ts';
+import { reported, type Outcome } from '../../../api/outcomes.ts';
+import type { CreatedLink, InvitationInput, LeftOrganization, OrgMember, OrgMemberList, OrgOverview, OrgRole, OrgSettings, PendingInvitation, PendingInvitationList } from '../../../api/types.ts';
 
 export type { CreatedLink, OrgMember, OrgOverview, OrgRole, PendingInvitation } from '../../../api/types.ts';
 
@@ -43,31 +44,47 @@ export function usePendingInvitations(enabled: boolean) {
   return useQuery({ queryKey: orgKeys.invitations, enabled, queryFn: ({ signal }) => api.get<PendingInvitationList>(`${O}/invitations`, signal) });
 }
 export function useRevokeInvitation() {
-  return useOrgMutation((id: string) => api.del<PendingInvitationList>(`${O}/invitations/${enc(id)}`));
+  return useOrgMutation((i: PendingInvitation) => api.del<PendingInvitationList>(`${O}/invitations/${enc(i.id)}`), {
+    success: (_r, i) => `The invitation of ${i.email} is revoked; its link no longer works.`,
+  });
 }
 
-/** A mutation that refreshes the whole console afterwards (counts, seats, sessions and the audit log move together). */
-export function useOrgMutation<A, R>(fn: (a: A) => Promise<R>) {
+/**
+ * A mutation that refreshes the whole console afterwards (counts, seats, sessions and the audit log move
+ * together), with the toasts of its outcome (api/outcomes.ts).
+ */
+export function useOrgMutation<A, R>(fn: (a: A) => Promise<R>, outcome: Outcome<R, A> = {}) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: orgKeys.all }) });
+  return useMutation(reported({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: orgKeys.all }), ...outcome }));
 }
 
 export function useSetMemberRole() {
-  return useOrgMutation(({ id, role }: { id: string; role: OrgRole }) => api.patch<OrgMember>(`${O}/members/${enc(id)}`, { role }));
+  return useOrgMutation(({ id, role }: { id: string; role: OrgRole }) => api.patch<OrgMember>(`${O}/members/${enc(id)}`, { role }), {
+    success: (r) => `${r.name} is now ${r.role}.`,
+    failure: true,
+  });
 }
 export function useSuspendMember() {
-  return useOrgMutation((id: string) => api.post<OrgMember>(`${O}/members/${enc(id)}/suspend`));
+  return useOrgMutation((id: string) => api.post<OrgMember>(`${O}/members/${enc(id)}/suspend`), { success: (r) => `${r.name} is suspended.`, failure: true });
 }
 export function useReinstateMember() {
-  return useOrgMutation((id: string) => api.post<OrgMember>(`${O}/members/${enc(id)}/reinstate`));
+  return useOrgMutation((id: string) => api.post<OrgMember>(`${O}/members/${enc(id)}/reinstate`), { success: (r) => `${r.name} is active again.`, failure: true });
 }
 export function useRequireMfa() {
-  return useOrgMutation((on: boolean) => api.put<OrgSettings>(`${O}/settings`, { requireMfa: on }));
+  return useOrgMutation((on: boolean) => api.put<OrgSettings>(`${O}/settings`, { requireMfa: on }), {
+    success: (r) => (r.requireMfa ? 'Two-factor authentication is now required: members enrol at their next sign-in.' : 'Two-factor authentication is no longer required.'),
+    failure: true,
+  });
 }
 /** Leaving changes what every page shows (networks, credentials, the navigation): everything is read again. */
 export function useLeaveOrganization() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: () => api.post<LeftOrganization>(`${O}/leave`), onSuccess: () => qc.invalidateQueries() });
+  return useMutation(reported({
+    mutationFn: (_o: { name: string } | undefined) => api.post<LeftOrganization>(`${O}/leave`),
+    onSuccess: () => qc.invalidateQueries(),
+    success: (_r, o) => `You left ${o?.name ?? 'the organization'}.`,
+    failure: true,
+  }));
 }
 export function useInvite() {
   return useOrgMutation((b: InvitationInput) => api.post<CreatedLink>(`${O}/invitations`, b));

@@ -21,7 +21,8 @@ import {
   useReactivateManagedUser,
   useRemoveGrant,
   useRevokeLiveSession,
-  useSaveEmbedSettings,
+  useSaveAllowedOrigins,
+  useSaveEmbeddable,
   useSavePresets,
   useSetChat,
   type EmbedSettings,
@@ -32,7 +33,6 @@ import {
 import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../../../components/ui.tsx';
 import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { APP_PATHS, parseOrigin } from '@netloom/protocol/http';
 import { AdminsOnly, OrgTabs, Stat } from '../components/tabs.tsx';
 
@@ -88,8 +88,7 @@ function OriginsCard({ settings }: { settings: EmbedSettings }) {
   const [origins, setOrigins] = useState<string[]>(settings.allowedOrigins);
   const [draftError, setDraftError] = useState<string | undefined>(undefined);
   const [draft, setDraft] = useState('');
-  const toast = useToast();
-  const save = useSaveEmbedSettings();
+  const save = useSaveAllowedOrigins();
   useEffect(() => setOrigins(settings.allowedOrigins), [settings.allowedOrigins]);
   const errorAt = (i: number): string | undefined => {
     const err = save.error;
@@ -98,12 +97,7 @@ function OriginsCard({ settings }: { settings: EmbedSettings }) {
   };
   const dirty = origins.join('\n') !== settings.allowedOrigins.join('\n');
   const submit = (list: string[]) =>
-    save.mutate({ allowedOrigins: list }, {
-      onSuccess: () => {
-        setDraft('');
-        toast.success('Allowed origins saved. Sessions on removed origins have ended.');
-      },
-    });
+    save.mutate({ allowedOrigins: list }, { onSuccess: () => setDraft('') });
   return (
     <section className="card stack" aria-labelledby="origins-title">
       <h2 id="origins-title">Allowed host origins</h2>
@@ -146,16 +140,15 @@ function OriginsCard({ settings }: { settings: EmbedSettings }) {
 
 function NetworksCard({ settings, disclosureText }: { settings: EmbedSettings; disclosureText: string }) {
   const choices = useNetworkChoices();
-  const toast = useToast();
   const [filter, setFilter] = useState('');
-  const save = useSaveEmbedSettings();
+  const save = useSaveEmbeddable();
   const listed = new Set(settings.embeddableNetworkIds);
   const shown = (choices.data?.networks ?? []).filter((n) => n.name.toLowerCase().includes(filter.toLowerCase()));
   const setListed = (id: string, on: boolean) => {
     const next = new Set(listed);
     if (on) next.add(id);
     else next.delete(id);
-    save.mutate({ embeddableNetworkIds: [...next] }, { onError: (err) => toast.failure(err) });
+    save.mutate({ embeddableNetworkIds: [...next] });
   };
   return (
     <section className="card stack" aria-labelledby="networks-title">
@@ -164,7 +157,7 @@ function NetworksCard({ settings, disclosureText }: { settings: EmbedSettings; d
         <input
           type="checkbox"
           checked={settings.allOwnedNetworks}
-          onChange={(e) => save.mutate({ allOwnedNetworks: e.target.checked }, { onSuccess: (s) => toast.success(s.allOwnedNetworks ? 'Every network owned by a member is embeddable.' : 'Only the chosen networks are embeddable.'), onError: (err) => toast.failure(err) })}
+          onChange={(e) => save.mutate({ allOwnedNetworks: e.target.checked })}
         />
         <span>All owned networks (every network owned by a member of the organization)</span>
       </label>
@@ -203,7 +196,7 @@ function NetworksCard({ settings, disclosureText }: { settings: EmbedSettings; d
         <input
           type="checkbox"
           checked={settings.dataDisclosureAccepted}
-          onChange={(e) => save.mutate({ dataDisclosureAccepted: e.target.checked }, { onError: (err) => toast.failure(err) })}
+          onChange={(e) => save.mutate({ dataDisclosureAccepted: e.target.checked })}
         />
         <span>
           I acknowledge this for the organization
@@ -218,7 +211,6 @@ function ManagedUsersCard() {
   const [status, setStatus] = useState<'' | 'active' | 'deactivated'>('');
   const users = useManagedUsers(status);
   const choices = useNetworkChoices();
-  const toast = useToast();
   const [creating, setCreating] = useState(false);
   const [granting, setGranting] = useState<ManagedUser | null>(null);
   const [deactivating, setDeactivating] = useState<ManagedUser | null>(null);
@@ -270,7 +262,7 @@ function ManagedUsersCard() {
                     {u.networks.map((n) => (
                       <li key={n.networkId} className="row">
                         {n.name} <Badge>{n.permission}</Badge>
-                        <Button variant="ghost" aria-label={`Remove ${n.name} from ${u.displayName}`} onClick={() => removeGrant.mutate({ u, networkId: n.networkId }, { onSuccess: () => toast.success(`${u.displayName} no longer sees ${n.name}.`), onError: (err) => toast.failure(err) })}>
+                        <Button variant="ghost" aria-label={`Remove ${n.name} from ${u.displayName}`} onClick={() => removeGrant.mutate({ u, grant: n })}>
                           Remove
                         </Button>
                       </li>
@@ -290,7 +282,7 @@ function ManagedUsersCard() {
                     <Button variant="danger" onClick={() => setDeactivating(u)} aria-label={`Deactivate ${u.displayName}`}>Deactivate</Button>
                   </>
                 ) : (
-                  <Button onClick={() => reactivate.mutate(u, { onSuccess: () => toast.success(`${u.displayName} is active again (one seat used).`), onError: (err) => toast.failure(err) })}>Reactivate</Button>
+                  <Button onClick={() => reactivate.mutate(u)}>Reactivate</Button>
                 ),
             },
           ]}
@@ -303,8 +295,7 @@ function ManagedUsersCard() {
         title="Deactivate this managed user?"
         confirmLabel="Deactivate"
         onClose={() => setDeactivating(null)}
-        run={(u) => deactivate.mutateAsync(u)}
-        done={(u) => `${u.displayName} is deactivated; their seat is free.`}
+        run={deactivate.mutateAsync}
       >
         <p>
           <strong>{deactivating?.displayName}</strong> loses access to every network and their open sessions end now. The seat becomes free. Reactivating later takes a seat again.
@@ -319,7 +310,6 @@ function CreateManagedUser({ open, onClose }: { open: boolean; onClose: () => vo
   const [displayName, setDisplayName] = useState('');
   // the API's default (PUT /api/v2/embed/users/:externalId without chatAccess): Full
   const [chatAccess, setChatAccess] = useState<ManagedUser['chatAccess']>('full');
-  const toast = useToast();
   const create = useCreateManagedUser();
   const close = () => {
     setExternalId('');
@@ -330,7 +320,7 @@ function CreateManagedUser({ open, onClose }: { open: boolean; onClose: () => vo
   };
   return (
     <Dialog open={open} title="New managed user" onClose={close}>
-      <form className="stack" onSubmit={(e) => { e.preventDefault(); create.mutate({ externalId: externalId.trim(), displayName: displayName.trim(), chatAccess }, { onSuccess: (u) => { toast.success(`${u.displayName} created (one seat used).`); close(); } }); }}>
+      <form className="stack" onSubmit={(e) => { e.preventDefault(); create.mutate({ externalId: externalId.trim(), displayName: displayName.trim(), chatAccess }, { onSuccess: close }); }}>
         <TextField label="External id" required value={externalId} onChange={(e) => setExternalId(e.target.value)} hint="The id of this person in your application." />
         <TextField label="Display name" required value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
         <Select label="AI chat" value={chatAccess} onChange={(e) => setChatAccess(e.target.value as ManagedUser['chatAccess'])}>
@@ -351,7 +341,6 @@ function CreateManagedUser({ open, onClose }: { open: boolean; onClose: () => vo
 function GrantDialog({ user, networks, onClose }: { user: ManagedUser | null; networks: NetworkChoice[]; onClose: () => void }) {
   const [networkId, setNetworkId] = useState('');
   const [permission, setPermission] = useState<'View' | 'Edit'>('View');
-  const toast = useToast();
   const grant = useGrantNetwork();
   useEffect(() => {
     setNetworkId(networks[0]?._id ?? '');
@@ -360,7 +349,7 @@ function GrantDialog({ user, networks, onClose }: { user: ManagedUser | null; ne
   }, [user]);
   return (
     <Dialog open={user !== null} title={`Grant a network to ${user?.displayName ?? ''}`} onClose={onClose}>
-      <form className="stack" onSubmit={(e) => { e.preventDefault(); grant.mutate({ externalId: user!.externalId, networkId, permission }, { onSuccess: () => { toast.success(`${user?.displayName} can now ${permission === 'Edit' ? 'edit' : 'view'} the network.`); onClose(); } }); }}>
+      <form className="stack" onSubmit={(e) => { e.preventDefault(); grant.mutate({ externalId: user!.externalId, networkId, permission }, { onSuccess: onClose }); }}>
         <Select label="Network" value={networkId} onChange={(e) => setNetworkId(e.target.value)}>
           {networks.map((n) => <option key={n._id} value={n._id}>{n.name}</option>)}
         </Select>
@@ -411,7 +400,6 @@ function SessionsCard() {
         confirmLabel="Revoke session"
         onClose={() => setRevoking(null)}
         run={(x) => revoke.mutateAsync(x.sessionId)}
-        done={() => 'Session revoked: the viewer closes at its next request.'}
       >
         <p>The viewer of <strong>{revoking?.user.displayName}</strong> on <strong>{revoking?.network.name}</strong> ends now (it reports <code>session.expired</code> to your page).</p>
       </ConfirmAction>
@@ -420,7 +408,6 @@ function SessionsCard() {
 }
 
 function ChatCard({ aiChat }: { aiChat: boolean }) {
-  const toast = useToast();
   const choices = useNetworkChoices();
   const [editing, setEditing] = useState<NetworkChoice | null>(null);
   const setChat = useSetChat();
@@ -429,7 +416,7 @@ function ChatCard({ aiChat }: { aiChat: boolean }) {
     <section className="card stack" aria-labelledby="chat-title">
       <h2 id="chat-title">AI chat</h2>
       <label className="check">
-        <input type="checkbox" checked={aiChat} onChange={(e) => setChat.mutate(e.target.checked, { onSuccess: () => toast.success(e.target.checked ? 'AI chat is on.' : 'AI chat is off for every session.'), onError: (err) => toast.failure(err) })} />
+        <input type="checkbox" checked={aiChat} onChange={(e) => setChat.mutate(e.target.checked)} />
         <span>AI chat in embedded viewers (each managed user's chat access applies too)</span>
       </label>
       <h3>Preset questions</h3>
@@ -449,7 +436,6 @@ function ChatCard({ aiChat }: { aiChat: boolean }) {
 function PresetsDialog({ network, onClose }: { network: NetworkChoice | null; onClose: () => void }) {
   const [text, setText] = useState('');
   const [custom, setCustom] = useState(false);
-  const toast = useToast();
   const presets = usePresetQuestions(network?._id ?? null);
   const save = useSavePresets(network?._id ?? null);
   useEffect(() => {
@@ -464,11 +450,11 @@ function PresetsDialog({ network, onClose }: { network: NetworkChoice | null; on
   return (
     <Dialog open={network !== null} title={`Preset questions: ${network?.name ?? ''}`} onClose={onClose} wide>
       <ErrorNotice error={presets.error} />
-      <form className="stack" onSubmit={(e) => { e.preventDefault(); save.mutate(questions, { onSuccess: () => { toast.success('Preset questions saved.'); onClose(); } }); }}>
+      <form className="stack" onSubmit={(e) => { e.preventDefault(); save.mutate(questions, { onSuccess: onClose }); }}>
         <TextArea label="One question per line (1–20, at most 500 characters each)" rows={8} value={text} onChange={(e) => setText(e.target.value)} hint={custom ? 'Your own set.' : 'The default set, suggested from the network’s attributes.'} />
         <ErrorNotice error={save.error} />
         <div className="form-actions">
-          {custom && <Button onClick={() => save.mutate(null, { onSuccess: () => { toast.success('Back to the default questions.'); onClose(); } })}>Use the default set</Button>}
+          {custom && <Button onClick={() => save.mutate(null, { onSuccess: onClose })}>Use the default set</Button>}
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" busy={save.isPending} disabled={questions.length === 0}>Save</Button>
         </div>

@@ -28,7 +28,6 @@ import { useSession } from '../../../api/session.ts';
 import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, Select, TextField, num } from '../../../components/ui.tsx';
 import { Confirm, ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { APP_PATHS } from '@netloom/protocol/http';
 import { OrgTabs, Stat } from '../components/tabs.tsx';
 
@@ -36,7 +35,6 @@ export default function OrganizationMembers() {
   const overview = useOrgOverview();
   const members = useOrgMembers();
   const { data: session } = useSession();
-  const toast = useToast();
   const [inviting, setInviting] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const navigate = useNavigate();
@@ -90,10 +88,7 @@ export default function OrganizationMembers() {
               checked={o.requireMfa}
               disabled={requireMfa.isPending}
               onChange={(e) =>
-                requireMfa.mutate(e.target.checked, {
-                  onSuccess: (r) => toast.success(r.requireMfa ? 'Two-factor authentication is now required: members enrol at their next sign-in.' : 'Two-factor authentication is no longer required.'),
-                  onError: (err) => toast.failure(err),
-                })
+                requireMfa.mutate(e.target.checked)
               }
             />
             <span>Require two-factor authentication (TOTP) for every member</span>
@@ -126,10 +121,7 @@ export default function OrganizationMembers() {
                       aria-label={`Role of ${m.name}`}
                       value={m.role}
                       onChange={(e) =>
-                        setRole.mutate(
-                          { id: m._id, role: e.target.value as OrgRole },
-                          { onSuccess: (r) => toast.success(`${r.name} is now ${r.role}.`), onError: (err) => toast.failure(err) },
-                        )
+                        setRole.mutate({ id: m._id, role: e.target.value as OrgRole })
                       }
                     >
                       {rolesFor(m).map((r) => <option key={r} value={r}>{r}</option>)}
@@ -146,7 +138,7 @@ export default function OrganizationMembers() {
                 // only where the role could be set: only an Owner suspends or reinstates an Owner (roles.ts)
                 cell: (m) =>
                   rolesFor(m).length === 0 ? null : m.status === 'suspended' ? (
-                    <Button onClick={() => reinstate.mutate(m._id, { onSuccess: (r) => toast.success(`${r.name} is active again.`), onError: (err) => toast.failure(err) })}>Reinstate</Button>
+                    <Button onClick={() => reinstate.mutate(m._id)}>Reinstate</Button>
                   ) : (
                     <Button variant="danger" onClick={() => setSuspending(m)} aria-label={`Suspend ${m.name}`}>Suspend</Button>
                   ),
@@ -169,14 +161,13 @@ export default function OrganizationMembers() {
         confirmLabel="Leave"
         onClose={() => setLeaving(false)}
         onConfirm={() =>
-          leave
-            .mutateAsync(undefined)
-            .then(async () => {
+          leave.mutateAsync(o).then(
+            () => {
               setLeaving(false);
-              toast.success(`You left ${o?.name ?? 'the organization'}.`);
               navigate(APP_PATHS.networks);
-            })
-            .catch((err) => toast.failure(err))
+            },
+            () => undefined,
+          )
         }
       >
         <p>
@@ -189,7 +180,6 @@ export default function OrganizationMembers() {
         confirmLabel="Suspend"
         onClose={() => setSuspending(null)}
         run={(m) => suspend.mutateAsync(m._id)}
-        done={(_m, r) => `${r.name} is suspended.`}
       >
         <p>
           <strong>{suspending?.name}</strong> is signed out everywhere at once, and their own API credentials stop working. Their networks stay. You can reinstate them later.
@@ -255,7 +245,6 @@ function RoleSelect({ roles, value, onChange }: { roles: readonly OrgRole[]; val
 function PendingInvitations() {
   const list = usePendingInvitations(true);
   const revoke = useRevokeInvitation();
-  const toast = useToast();
   const [confirming, setConfirming] = useState<PendingInvitation | null>(null);
   const invitations = list.data?.invitations ?? [];
   return (
@@ -274,7 +263,7 @@ function PendingInvitations() {
             { label: 'Role', cell: (i) => i.role ?? '—' },
             { label: 'Invited by', cell: (i) => i.invitedBy ?? '—' },
             { label: 'Expires', cell: (i) => <DateText iso={i.expiresAt} /> },
-            { label: 'Actions', actions: true, cell: (i) => <Button variant="danger" aria-label={`Revoke the invitation of ${i.email}`} busy={revoke.isPending && revoke.variables === i.id} onClick={() => setConfirming(i)}>Revoke</Button> },
+            { label: 'Actions', actions: true, cell: (i) => <Button variant="danger" aria-label={`Revoke the invitation of ${i.email}`} busy={revoke.isPending && revoke.variables?.id === i.id} onClick={() => setConfirming(i)}>Revoke</Button> },
           ]}
         />
       )}
@@ -286,7 +275,7 @@ function PendingInvitations() {
         onConfirm={() => {
           const i = confirming;
           setConfirming(null);
-          if (i) revoke.mutate(i.id, { onSuccess: () => toast.success(`The invitation of ${i.email} is revoked; its link no longer works.`) });
+          if (i) revoke.mutate(i);
         }}
       >
         <p>{confirming?.email} will no longer be able to join with the link they were sent.</p>

@@ -20,6 +20,7 @@ import type {
   EmployeeSchema,
 } from '@netloom/protocol/http';
 import { api } from '../../../api/client.ts';
+import { reported, type Outcome } from '../../../api/outcomes.ts';
 
 export type Employee = Static<typeof EmployeeSchema>;
 export type EmployeeInput = Static<typeof EmployeeBody>;
@@ -54,22 +55,25 @@ export function useCustomFields() {
   return useQuery({ queryKey: peopleKeys.fields, queryFn: ({ signal }) => api.get<Static<typeof CustomFieldListSchema>>(`${BASE}/customFields`, signal) });
 }
 
-/** Everything of the directory is read again after a change (a field's deletion changes people too). */
-function useDirectoryMutation<V, R>(fn: (v: V) => Promise<R>) {
+/** Everything of the directory is read again after a change (a field's deletion changes people too); the outcome's toasts: api/outcomes.ts. */
+function useDirectoryMutation<V, R>(fn: (v: V) => Promise<R>, outcome: Outcome<R, V>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: peopleKeys.all }) });
+  return useMutation(reported({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: peopleKeys.all }), ...outcome }));
 }
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 /** Adds a person (no id) or replaces one (the whole person: what is left out is cleared). */
 export function useSavePerson() {
-  return useDirectoryMutation(({ id, body }: { id: string | null; body: EmployeeInput }) =>
-    id === null ? api.post<Employee>(`${BASE}/employees`, body) : api.put<Employee>(`${BASE}/employees/${encodeURIComponent(id)}`, body),
+  return useDirectoryMutation(
+    ({ id, body }: { id: string | null; body: EmployeeInput }) => (id === null ? api.post<Employee>(`${BASE}/employees`, body) : api.put<Employee>(`${BASE}/employees/${encodeURIComponent(id)}`, body)),
+    { success: (p, { id }) => (id === null ? `Added ${p.name}.` : `Saved ${p.name}.`) },
   );
 }
 
-/** Erases a person, their answers and every nomination of them; the answer counts what went. */
+/** Erases a person, their answers and every nomination of them; the answer counts what went (the page shows it). */
 export function useErasePerson() {
-  return useDirectoryMutation((id: string) => api.del<EmployeeErased>(`${BASE}/employees/${encodeURIComponent(id)}`));
+  return useDirectoryMutation((id: string) => api.del<EmployeeErased>(`${BASE}/employees/${encodeURIComponent(id)}`), { failure: 'Could not erase' });
 }
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -83,21 +87,26 @@ export function importType(name: string): string {
 /** Imports people from an Excel or CSV file; `dryRun` checks and counts only. A file with problems stores nothing (400, every problem listed). */
 export function useImportPeople() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: ({ file, mode, dryRun }: { file: File; mode: 'merge' | 'replace'; dryRun: boolean }) =>
       api.sendFile<ImportResult>(`${BASE}/employees/import?${new URLSearchParams({ mode, dryRun: String(dryRun) })}`, new Blob([file], { type: importType(file.name) })),
     onSuccess: (r) => (r.dryRun ? undefined : qc.invalidateQueries({ queryKey: peopleKeys.all })),
-  });
+    // a check (dry run) is shown in the dialog
+    success: (r) => (r.dryRun ? null : `Imported ${count(r.rows)} ${r.rows === 1 ? 'row' : 'rows'}: ${count(r.created)} added, ${count(r.updated)} updated${r.left ? `, ${count(r.left)} marked as left` : ''}.`),
+  }));
 }
 
 export function useCreateField() {
-  return useDirectoryMutation((body: CustomFieldInput) => api.post<CustomField>(`${BASE}/customFields`, body));
+  return useDirectoryMutation((body: CustomFieldInput) => api.post<CustomField>(`${BASE}/customFields`, body), { success: (f) => `Added the field “${f.label}”.` });
 }
 
 export function useUpdateField() {
-  return useDirectoryMutation(({ id, body }: { id: string; body: CustomFieldChange }) => api.put<CustomField>(`${BASE}/customFields/${encodeURIComponent(id)}`, body));
+  return useDirectoryMutation(({ id, body }: { id: string; body: CustomFieldChange }) => api.put<CustomField>(`${BASE}/customFields/${encodeURIComponent(id)}`, body), { success: (f) => `Saved “${f.label}”.` });
 }
 
 export function useDeleteField() {
-  return useDirectoryMutation((id: string) => api.del<CustomFieldDeleted>(`${BASE}/customFields/${encodeURIComponent(id)}`));
+  return useDirectoryMutation((f: CustomField) => api.del<CustomFieldDeleted>(`${BASE}/customFields/${encodeURIComponent(f._id)}`), {
+    success: (r, f) => `Deleted “${f.label}”: its value was removed from ${r.valuesRemoved} ${r.valuesRemoved === 1 ? 'person' : 'people'}.`,
+    failure: 'Could not delete the field',
+  });
 }

@@ -7,7 +7,6 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { Badge, Button, ErrorNotice, Select, TextArea, TextField } from '../../../components/ui.tsx';
 import { useCreateField, useDeleteField, useUpdateField, type CustomField, type FieldType } from '../api/people.ts';
 
@@ -53,7 +52,6 @@ function SensitiveCheck({ checked, onChange, short }: { checked: boolean; onChan
 export function FieldsDialog({ open, fields, onClose }: { open: boolean; fields: CustomField[]; onClose: () => void }) {
   const [deleting, setDeleting] = useState<CustomField | null>(null);
   const remove = useDeleteField();
-  const toast = useToast();
   return (
     <>
       <Dialog open={open && deleting === null} title="Custom fields" onClose={onClose} wide footer={<Button variant="primary" onClick={onClose}>Done</Button>}>
@@ -76,13 +74,7 @@ export function FieldsDialog({ open, fields, onClose }: { open: boolean; fields:
         onClose={() => setDeleting(null)}
         onConfirm={() =>
           deleting === null ? undefined :
-          remove.mutateAsync(deleting._id, {
-            onSuccess: (r) => {
-              toast.success(`Deleted “${deleting.label}”: its value was removed from ${r.valuesRemoved} ${r.valuesRemoved === 1 ? 'person' : 'people'}.`);
-              setDeleting(null);
-            },
-            onError: (e) => toast.failure(e, 'Could not delete the field'),
-          }).catch(() => undefined)
+          remove.mutateAsync(deleting).then(() => setDeleting(null), () => undefined)
         }
       >
         <p>The field and its value for every person are removed. Surveys that filter respondents by it or store answers into it stop doing so.</p>
@@ -96,13 +88,11 @@ function FieldRow({ field, onDelete }: { field: CustomField; onDelete: () => voi
   const [options, setOptions] = useState((field.options ?? []).join('\n'));
   const [sensitive, setSensitive] = useState(field.sensitive);
   const update = useUpdateField();
-  const toast = useToast();
   const changed = label !== field.label || sensitive !== field.sensitive || (field.type === 'category' && options !== (field.options ?? []).join('\n'));
   const save = (e: FormEvent) => {
     e.preventDefault();
     update.mutate(
       { id: field._id, body: { label: label.trim(), sensitive, ...(field.type === 'category' ? { options: optionsOf(options) } : {}) } },
-      { onSuccess: (f) => toast.success(`Saved “${f.label}”.`) },
     );
   };
   return (
@@ -134,7 +124,6 @@ function NewField() {
   const [options, setOptions] = useState('');
   const [sensitive, setSensitive] = useState(false);
   const create = useCreateField();
-  const toast = useToast();
   const effectiveKey = keyTouched ? key : keyOf(label);
   const problems = (create.error as { errors?: { path?: string; message: string }[] } | null)?.errors ?? [];
   const at = (p: string) => problems.find((x) => x.path === p)?.message;
@@ -143,8 +132,7 @@ function NewField() {
     create.mutate(
       { key: effectiveKey, label: label.trim(), type, sensitive, ...(type === 'category' ? { options: optionsOf(options) } : {}) },
       {
-        onSuccess: (f) => {
-          toast.success(`Added the field “${f.label}”.`);
+        onSuccess: () => {
           setLabel('');
           setKey('');
           setKeyTouched(false);

@@ -8,7 +8,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, type ProblemItem } from '../../../api/client.ts';
 import { Dialog } from '../../../components/dialog.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { Button, ErrorNotice, Notice, num } from '../../../components/ui.tsx';
 import { TEMPLATE_URL, useImportPeople, type ImportResult } from '../api/people.ts';
 
@@ -38,7 +37,6 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
   const fileId = useId();
   const modeName = useId();
   const run = useImportPeople();
-  const toast = useToast();
   const reset = () => {
     setFile(null);
     setMode('merge');
@@ -61,7 +59,6 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
             setChecked(r);
             return;
           }
-          toast.success(`Imported ${num(r.rows)} ${r.rows === 1 ? 'row' : 'rows'}: ${num(r.created)} added, ${num(r.updated)} updated${r.left ? `, ${num(r.left)} marked as left` : ''}.`);
           close();
         },
       },

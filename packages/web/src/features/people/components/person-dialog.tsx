@@ -7,7 +7,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, type ProblemItem } from '../../../api/client.ts';
 import { Dialog } from '../../../components/dialog.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { Button, ErrorNotice, Select, TextField } from '../../../components/ui.tsx';
 import { useSavePerson, type CustomField, type Employee, type EmployeeInput } from '../api/people.ts';
 
@@ -65,7 +64,6 @@ function problemsByPath(err: unknown): { at: Map<string, string>; rest: ProblemI
 export function PersonDialog({ open, person, fields, onClose }: { open: boolean; person: Employee | null; fields: CustomField[]; onClose: () => void }) {
   const [d, setD] = useState<Draft>(() => draftOf(person));
   const save = useSavePerson();
-  const toast = useToast();
   const editing = person !== null;
   const { at } = problemsByPath(save.error);
   const known = new Set(['/employeeId', '/name', '/email', '/managerId', '/photoUrl', '/status', ...fields.map((f) => `/fields/${f.key}`)]);
@@ -82,8 +80,7 @@ export function PersonDialog({ open, person, fields, onClose }: { open: boolean;
     save.mutate(
       { id: person?._id ?? null, body: bodyOf(d, fields, editing) },
       {
-        onSuccess: (p) => {
-          toast.success(editing ? `Saved ${p.name}.` : `Added ${p.name}.`);
+        onSuccess: () => {
           save.reset();
           if (!editing) setD(draftOf(null));
           onClose();

@@ -11,7 +11,6 @@ import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/client.ts';
 import { Badge, Button, Empty, ErrorNotice, Loading, Notice, PageHeader, num } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { TEMPLATE_URL, useCustomFields, useErasePerson, usePeople, type CustomField, type Employee, type EmployeeErased } from '../api/people.ts';
 import { PersonDialog } from '../components/person-dialog.tsx';
 import { ImportDialog } from '../components/import-dialog.tsx';
@@ -42,7 +41,6 @@ export default function PeoplePage() {
   const [erasing, setErasing] = useState<Employee | null>(null);
   const [erased, setErased] = useState<{ name: string; result: EmployeeErased } | null>(null);
   const erase = useErasePerson();
-  const toast = useToast();
 
   const forbidden = people.error instanceof ApiError && people.error.status === 403;
   const data = people.data;
@@ -110,10 +108,7 @@ export default function PeoplePage() {
         onClose={() => setErasing(null)}
         onConfirm={() =>
           erasing === null ? undefined :
-          erase.mutateAsync(erasing._id, {
-            onSuccess: (result) => { setErased({ name: erasing.name, result }); setErasing(null); },
-            onError: (e) => toast.failure(e, 'Could not erase'),
-          }).catch(() => undefined)
+          erase.mutateAsync(erasing._id).then((result) => { setErased({ name: erasing.name, result }); setErasing(null); }, () => undefined)
         }
       >
         <p>This removes <strong>{erasing?.name}</strong> ({erasing?.employeeId}) from the directory, <strong>their answers in every survey</strong>, and every time someone else named them. It cannot be undone.</p>

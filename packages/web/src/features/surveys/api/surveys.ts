@@ -6,6 +6,8 @@
  */
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
+import { reported, type Outcome } from '../../../api/outcomes.ts';
+import { shareSaid } from '../../../api/shares.ts';
 import type {
   CopyInput,
   CustomFieldList,
@@ -20,6 +22,7 @@ import type {
   SurveyLinks,
   SurveyList,
   SurveyResponse,
+  SurveyShare,
   SurveyShareInput,
   SurveyShares,
   Tracking,
@@ -68,10 +71,10 @@ export function useCreateSurvey() {
   });
 }
 
-/** `PUT /surveys/:id` — changes only what is sent; `{ status }` launches, pauses, resumes, completes. */
-export function useUpdateSurvey(id: string) {
+/** `PUT /surveys/:id` — changes only what is sent; each use below says its own result. */
+function usePutSurvey(id: string, outcome: Outcome<Survey, SurveyInput>) {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: (b: SurveyInput) => api.put<Survey>(surveyPath(id), b),
     onSuccess: (s) => {
       qc.setQueryData(surveyKeys.one(id), s);
@@ -81,36 +84,71 @@ export function useUpdateSurvey(id: string) {
         qc.invalidateQueries({ queryKey: surveyKeys.tracking(id) }),
       ]);
     },
+    ...outcome,
+  }));
+}
+
+/** The builder's save: the questions of a launched survey become a new question version. */
+export function useSaveSurvey(id: string) {
+  return usePutSurvey(id, { success: (n, b) => (n.status !== 'draft' && b.questions ? `Saved as question version ${n.version}.` : 'Saved.') });
+}
+
+/** Who can be named (the roster) and who is asked. */
+export function useSaveRespondents(id: string) {
+  return usePutSurvey(id, { success: 'Saved who can be named and who is asked.' });
+}
+
+export function useSetOpenLink(id: string) {
+  return usePutSurvey(id, { success: (n) => (n.openLink.enabled ? 'The open link is on.' : 'The open link is off.') });
+}
+
+/** `{ status }` launches, pauses, resumes, completes the survey `s` (its status before says which). */
+export function useMoveSurvey(s: Survey) {
+  return usePutSurvey(s._id, {
+    success: (n) =>
+      n.status === 'offline' ? 'Paused: links no longer accept answers.'
+      : n.status === 'completed' ? 'Closed.'
+      : s.status !== 'draft' ? 'Collecting again.'
+      : n.email.enabled ? 'Launched: the invitations are being e-mailed.' : 'Launched: download the links and send them.',
   });
 }
 
+/** A copy, or the next wave (`wave: true`). */
 export function useCopySurvey() {
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation(reported({
     mutationFn: ({ id, ...b }: CopyInput & { id: string }) => api.post<Survey>(surveyPath(id, '/copy'), b),
     onSuccess: () => qc.invalidateQueries({ queryKey: surveyKeys.list }),
-  });
+    success: (c, b) => (b.wave ? `Wave ${c.wave} is ready as a draft.` : `Copied as “${c.name}”.`),
+    failure: 'Could not copy',
+  }));
 }
 
 export function useDeleteSurvey() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.del<SurveyDeleted>(surveyPath(id)),
-    onSuccess: (_r, id) => {
-      qc.removeQueries({ queryKey: surveyKeys.one(id) });
+  return useMutation(reported({
+    mutationFn: (s: Pick<Survey, '_id' | 'name'>) => api.del<SurveyDeleted>(surveyPath(s._id)),
+    onSuccess: (_r, s) => {
+      qc.removeQueries({ queryKey: surveyKeys.one(s._id) });
       return qc.invalidateQueries({ queryKey: surveyKeys.list });
     },
-  });
+    success: (_r, s) => `Deleted “${s.name}”.`,
+    failure: 'Could not delete',
+  }));
 }
 
 /** Who the survey is shared with (View or Edit; members of the same organization) — the owner manages it. */
 export function useSurveyShares(id: string, enabled: boolean) {
   const qc = useQueryClient();
   const done = (r: SurveyShares) => qc.setQueryData(surveyKeys.shares(id), r);
+  const put = (b: SurveyShareInput) => api.put<SurveyShares>(surveyPath(id, '/shares'), b);
   return {
     list: useQuery({ queryKey: surveyKeys.shares(id), queryFn: ({ signal }) => api.get<SurveyShares>(surveyPath(id, '/shares'), signal), enabled }),
-    put: useMutation({ mutationFn: (b: SurveyShareInput) => api.put<SurveyShares>(surveyPath(id, '/shares'), b), onSuccess: done }),
-    remove: useMutation({ mutationFn: (userId: string) => api.del<SurveyShares>(surveyPath(id, `/shares/${enc(userId)}`)), onSuccess: done }),
+    /** A new share (the form). */
+    add: useMutation(reported({ mutationFn: put, onSuccess: done, success: shareSaid.shared })),
+    /** Another permission for a listed share. */
+    change: useMutation(reported({ mutationFn: put, onSuccess: done, failure: true })),
+    remove: useMutation(reported({ mutationFn: (x: SurveyShare) => api.del<SurveyShares>(surveyPath(id, `/shares/${enc(x.userId)}`)), onSuccess: done, success: (_r, x) => shareSaid.removed(x.email), failure: true })),
   };
 }
 
@@ -121,10 +159,12 @@ export function useLinks(id: string, enabled: boolean) {
 /** Re-issue (the old link stops working) or revoke one respondent's link; both are audited by the server. */
 export function useChangeLink(id: string) {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ employeeId, action }: { employeeId: string; action: 'reissue' | 'revoke' }) => api.post<SurveyLink>(surveyPath(id, `/links/${enc(employeeId)}/${action}`)),
+  return useMutation(reported({
+    mutationFn: ({ link, action }: { link: SurveyLink; action: 'reissue' | 'revoke' }) => api.post<SurveyLink>(surveyPath(id, `/links/${enc(link.employeeId)}/${action}`)),
     onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: surveyKeys.links(id) }), qc.invalidateQueries({ queryKey: surveyKeys.tracking(id) })]),
-  });
+    success: (_r, { link, action }) => (action === 'revoke' ? `${link.name}'s link no longer works.` : `${link.name} has a new link; the old one no longer works.`),
+    failure: true,
+  }));
 }
 
 /** How often tracking is read again while the survey collects (answers arrive from respondents' links). */
@@ -161,23 +201,29 @@ export function useResponses(id: string, offset: number, limit = 100) {
 const afterResponses = (qc: ReturnType<typeof useQueryClient>, id: string) =>
   Promise.all([qc.invalidateQueries({ queryKey: surveyKeys.responses(id) }), qc.invalidateQueries({ queryKey: surveyKeys.tracking(id) }), qc.invalidateQueries({ queryKey: surveyKeys.links(id) })]);
 
+/** A respondent as the owner's actions name them. */
+type Respondent = { employeeId: string; name: string };
+
 /** Owner entry on a respondent's behalf (`enteredBy`, audited server-side). */
 export function useEnterResponse(id: string) {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ employeeId, answers, submit }: { employeeId: string; answers: Record<string, unknown>; submit?: boolean }) =>
-      api.put<SurveyResponse>(surveyPath(id, `/responses/${enc(employeeId)}`), submit ? { answers, submit: true } : { answers }),
+  return useMutation(reported({
+    mutationFn: ({ person, answers, submit }: { person: Respondent; answers: Record<string, unknown>; submit?: boolean }) =>
+      api.put<SurveyResponse>(surveyPath(id, `/responses/${enc(person.employeeId)}`), submit ? { answers, submit: true } : { answers }),
     onSuccess: () => afterResponses(qc, id),
-  });
+    success: (_r, { person, submit }) => (submit ? `Saved and submitted ${person.name}'s answers.` : `Saved ${person.name}'s answers.`),
+  }));
 }
 
 /** Erasure of one respondent's answers in this survey (they stay a respondent; audited server-side). */
 export function useEraseResponse(id: string) {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (employeeId: string) => api.del<ResponseDeleted>(surveyPath(id, `/responses/${enc(employeeId)}`)),
+  return useMutation(reported({
+    mutationFn: (person: Respondent) => api.del<ResponseDeleted>(surveyPath(id, `/responses/${enc(person.employeeId)}`)),
     onSuccess: () => afterResponses(qc, id),
-  });
+    success: (r, person) => `Erased ${r.answersRemoved} ${r.answersRemoved === 1 ? 'answer' : 'answers'} of ${person.name}.`,
+    failure: 'Could not erase',
+  }));
 }
 
 /* ---------------------------------------------------------------- the directory (read only here) */

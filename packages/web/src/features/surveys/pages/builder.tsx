@@ -7,8 +7,7 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Button, ErrorNotice, Notice, Select, TextArea, TextField } from '../../../components/ui.tsx';
-import { useToast } from '../../../components/toast.tsx';
-import { useCustomFields, useEmployees, useUpdateSurvey } from '../api/surveys.ts';
+import { useCustomFields, useEmployees, useSaveSurvey } from '../api/surveys.ts';
 import type { Privacy, Question, QuestionType, Survey, SurveyInput } from '../api/types.ts';
 import { PRIVACY_LABEL, PRIVACY_TEXT } from '../components/status.tsx';
 import { QuestionEditor, TYPE_LABEL, cleanQuestion, newQuestion } from '../components/question-editor.tsx';
@@ -94,8 +93,7 @@ function BuilderForm({ survey: s }: { survey: Survey }) {
   const [selected, setSelected] = useState(0);
   const [previewAnswers, setPreviewAnswers] = useState<Record<string, unknown>>({});
   const [addType, setAddType] = useState<QuestionType>('relationship');
-  const update = useUpdateSurvey(s._id);
-  const toast = useToast();
+  const update = useSaveSurvey(s._id);
   const fields = useCustomFields().data?.customFields ?? [];
   const employees = useEmployees('', 500).data?.employees ?? [];
   const { people, shown } = useMemo(() => rosterPeople(employees, s.roster, fields), [employees, s.roster, fields]);
@@ -136,7 +134,7 @@ function BuilderForm({ survey: s }: { survey: Survey }) {
 
   const save = (e: FormEvent) => {
     e.preventDefault();
-    update.mutate(body, { onSuccess: (n) => toast.success(launched && body.questions ? `Saved as question version ${n.version}.` : 'Saved.') });
+    update.mutate(body);
   };
 
   return (

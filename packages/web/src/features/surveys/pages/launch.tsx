@@ -9,8 +9,7 @@ import { useNavigate } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, CopyButton, ErrorNotice, Loading, num } from '../../../components/ui.tsx';
 import { Confirm } from '../../../components/dialog.tsx';
-import { useToast } from '../../../components/toast.tsx';
-import { linksFileUrl, useChangeLink, useCopySurvey, useEmployees, useLinks, useUpdateSurvey } from '../api/surveys.ts';
+import { linksFileUrl, useChangeLink, useCopySurvey, useEmployees, useLinks, useMoveSurvey, useSetOpenLink } from '../api/surveys.ts';
 import type { Survey, SurveyLink, SurveyStatus } from '../api/types.ts';
 import { selects } from '../components/preview.tsx';
 import { STATUS_LABEL } from '../components/status.tsx';
@@ -18,24 +17,13 @@ import { STATUS_LABEL } from '../components/status.tsx';
 const RESPONSE_LABEL: Record<SurveyLink['status'], string> = { notStarted: 'Not started', inProgress: 'In progress', submitted: 'Submitted' };
 
 export function LaunchStep({ survey: s }: { survey: Survey }) {
-  const update = useUpdateSurvey(s._id);
+  const update = useMoveSurvey(s);
   const copy = useCopySurvey();
-  const toast = useToast();
   const navigate = useNavigate();
   const [confirm, setConfirm] = useState<SurveyStatus | null>(null);
   const canEdit = s.access !== 'view';
-  const move = (status: SurveyStatus, done: string) => update.mutateAsync({ status }, { onSuccess: () => toast.success(done) }).catch(() => undefined);
-  const copyAs = (wave: boolean) =>
-    copy.mutate(
-      { id: s._id, ...(wave ? { wave: true } : {}) },
-      {
-        onSuccess: (c) => {
-          toast.success(wave ? `Wave ${c.wave} is ready as a draft.` : `Copied as “${c.name}”.`);
-          navigate(pathTo(APP_PATHS.survey, { id: c._id }));
-        },
-        onError: (e) => toast.failure(e, 'Could not copy'),
-      },
-    );
+  const move = (status: SurveyStatus) => update.mutateAsync({ status }).catch(() => undefined);
+  const copyAs = (wave: boolean) => copy.mutate({ id: s._id, ...(wave ? { wave: true } : {}) }, { onSuccess: (c) => navigate(pathTo(APP_PATHS.survey, { id: c._id })) });
 
   return (
     <div className="stack-lg">
@@ -51,12 +39,12 @@ export function LaunchStep({ survey: s }: { survey: Survey }) {
           </p>
           <div className="row wrap">
             {canEdit && s.status === 'collecting' && (
-              <Button onClick={() => void move('offline', 'Paused: links no longer accept answers.')} busy={update.isPending && update.variables?.status === 'offline'}>
+              <Button onClick={() => void move('offline')} busy={update.isPending && update.variables?.status === 'offline'}>
                 Pause (take offline)
               </Button>
             )}
             {canEdit && s.status === 'offline' && (
-              <Button variant="primary" onClick={() => void move('collecting', 'Collecting again.')} busy={update.isPending && update.variables?.status === 'collecting'}>
+              <Button variant="primary" onClick={() => void move('collecting')} busy={update.isPending && update.variables?.status === 'collecting'}>
                 Resume collecting
               </Button>
             )}
@@ -87,11 +75,11 @@ export function LaunchStep({ survey: s }: { survey: Survey }) {
         title="Launch this survey?"
         confirmLabel="Launch"
         onClose={() => setConfirm(null)}
-        onConfirm={() => move('collecting', s.email.enabled ? 'Launched: the invitations are being e-mailed.' : 'Launched: download the links and send them.').then(() => setConfirm(null))}
+        onConfirm={() => move('collecting').then(() => setConfirm(null))}
       >
         <p>Every respondent gets a personal link{s.email.enabled ? ', and the launch message is e-mailed to everyone with an e-mail address' : ''}. After the launch, changes to the questions create a new version and privacy can only become stricter.</p>
       </Confirm>
-      <Confirm open={confirm === 'completed'} title="Close this survey?" confirmLabel="Close survey" onClose={() => setConfirm(null)} onConfirm={() => move('completed', 'Closed.').then(() => setConfirm(null))}>
+      <Confirm open={confirm === 'completed'} title="Close this survey?" confirmLabel="Close survey" onClose={() => setConfirm(null)} onConfirm={() => move('completed').then(() => setConfirm(null))}>
         <p>No more answers are accepted and links stop working. A closed survey cannot reopen: to ask again, copy it or start a new wave.</p>
       </Confirm>
     </div>
@@ -151,7 +139,6 @@ function Checklist({ survey: s, onLaunch, busy, canEdit }: { survey: Survey; onL
 function Links({ survey: s }: { survey: Survey }) {
   const { data, isPending, error } = useLinks(s._id, true);
   const change = useChangeLink(s._id);
-  const toast = useToast();
   const [q, setQ] = useState('');
   const [confirm, setConfirm] = useState<{ link: SurveyLink; action: 'reissue' | 'revoke' } | null>(null);
   const links = data?.links ?? [];
@@ -229,18 +216,7 @@ function Links({ survey: s }: { survey: Survey }) {
         onClose={() => setConfirm(null)}
         onConfirm={() =>
           confirm === null ? undefined :
-          change
-            .mutateAsync(
-              { employeeId: confirm.link.employeeId, action: confirm.action },
-              {
-                onSuccess: () => {
-                  toast.success(confirm.action === 'revoke' ? `${confirm.link.name}'s link no longer works.` : `${confirm.link.name} has a new link; the old one no longer works.`);
-                  setConfirm(null);
-                },
-                onError: (e) => toast.failure(e),
-              },
-            )
-            .catch(() => undefined)
+          change.mutateAsync(confirm).then(() => setConfirm(null), () => undefined)
         }
       >
         <p>
@@ -252,8 +228,7 @@ function Links({ survey: s }: { survey: Survey }) {
 }
 
 function OpenLink({ survey: s }: { survey: Survey }) {
-  const update = useUpdateSurvey(s._id);
-  const toast = useToast();
+  const update = useSetOpenLink(s._id);
   return (
     <section className="card stack" aria-labelledby="open-h">
       <h2 id="open-h">Open link (shared terminal)</h2>
@@ -265,7 +240,7 @@ function OpenLink({ survey: s }: { survey: Survey }) {
         </div>
       )}
       <div className="row">
-        <Button onClick={() => update.mutate({ openLink: !s.openLink.enabled }, { onSuccess: (n) => toast.success(n.openLink.enabled ? 'The open link is on.' : 'The open link is off.') })} busy={update.isPending}>
+        <Button onClick={() => update.mutate({ openLink: !s.openLink.enabled })} busy={update.isPending}>
           {s.openLink.enabled ? 'Turn the open link off' : 'Turn the open link on'}
         </Button>
       </div>

@@ -7,8 +7,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { APP_PATHS } from '@netloom/protocol/http';
 import { Button, ErrorNotice, Loading, Notice, num } from '../../../components/ui.tsx';
-import { useToast } from '../../../components/toast.tsx';
-import { useCustomFields, useEmployees, useUpdateSurvey } from '../api/surveys.ts';
+import { useCustomFields, useEmployees, useSaveRespondents } from '../api/surveys.ts';
 import type { CustomField, Employee, Selector, Survey } from '../api/types.ts';
 import { selects } from '../components/preview.tsx';
 
@@ -24,8 +23,7 @@ function RespondentsForm({ survey: s }: { survey: Survey }) {
   const [respondents, setRespondents] = useState<Selector | null>(s.respondents);
   const fieldsQ = useCustomFields();
   const everyone = useEmployees('', 500);
-  const update = useUpdateSurvey(s._id);
-  const toast = useToast();
+  const update = useSaveRespondents(s._id);
   const fields = fieldsQ.data?.customFields ?? [];
   const people = everyone.data?.employees ?? [];
   const partial = (everyone.data?.total ?? 0) > people.length;
@@ -37,7 +35,7 @@ function RespondentsForm({ survey: s }: { survey: Survey }) {
   if (everyone.isPending || fieldsQ.isPending) return <Loading />;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    update.mutate({ roster, respondents }, { onSuccess: () => toast.success('Saved who can be named and who is asked.') });
+    update.mutate({ roster, respondents });
   };
   return (
     <form className="stack-lg" onSubmit={submit} aria-label="Roster and respondents">

@@ -7,7 +7,6 @@ import { Link, useNavigate } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, DateText, Empty, ErrorNotice, Loading, PageHeader, TextField, num } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { useCopySurvey, useCreateSurvey, useDeleteSurvey, useSurveys, useTrackings } from '../api/surveys.ts';
 import type { Survey } from '../api/types.ts';
 import { StatusBadge, pct } from '../components/status.tsx';
@@ -19,7 +18,6 @@ export default function SurveysPage() {
   const [deleting, setDeleting] = useState<Survey | null>(null);
   const copy = useCopySurvey();
   const del = useDeleteSurvey();
-  const toast = useToast();
   const navigate = useNavigate();
   const surveys = data?.surveys ?? [];
   // Responses per launched survey: its tracking answer (drafts have nobody asked yet).
@@ -85,7 +83,7 @@ export default function SurveysPage() {
                         variant="ghost"
                         aria-label={`Copy ${s.name}`}
                         busy={copy.isPending && copy.variables?.id === s._id}
-                        onClick={() => copy.mutate({ id: s._id }, { onSuccess: (c) => toast.success(`Copied as “${c.name}”.`), onError: (e) => toast.failure(e, 'Could not copy') })}
+                        onClick={() => copy.mutate({ id: s._id })}
                       >
                         Copy
                       </Button>
@@ -110,15 +108,7 @@ export default function SurveysPage() {
         onClose={() => setDeleting(null)}
         onConfirm={() =>
           deleting === null ? undefined :
-          del
-            .mutateAsync(deleting._id, {
-              onSuccess: () => {
-                toast.success(`Deleted “${deleting.name}”.`);
-                setDeleting(null);
-              },
-              onError: (e) => toast.failure(e, 'Could not delete'),
-            })
-            .catch(() => undefined)
+          del.mutateAsync(deleting).then(() => setDeleting(null), () => undefined)
         }
       >
         <p>

@@ -8,7 +8,6 @@
 import { useMemo, useState } from 'react';
 import { Button, DateText, ErrorNotice, Loading, Notice, num } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { QuestionBody } from '../../../respondent/question.tsx';
 import '../../../respondent/respondent.css';
 import { useCustomFields, useDeliveries, useEmployees, useEnterResponse, useEraseResponse, useLinks, useResponses, useTracking } from '../api/surveys.ts';
@@ -231,7 +230,6 @@ function Responses({ survey: s }: { survey: Survey }) {
   const links = useLinks(s._id, s.access !== 'view' && !pseudo);
   const names = useMemo(() => new Map((links.data?.links ?? []).map((l) => [l.employeeId, l.name])), [links.data]);
   const erase = useEraseResponse(s._id);
-  const toast = useToast();
   const [erasing, setErasing] = useState<SurveyResponse | null>(null);
   const [entry, setEntry] = useState<SurveyResponse | null>(null);
   const canWrite = s.access !== 'view';
@@ -313,15 +311,7 @@ function Responses({ survey: s }: { survey: Survey }) {
         onClose={() => setErasing(null)}
         onConfirm={() =>
           erasing === null ? undefined :
-          erase
-            .mutateAsync(erasing.employeeId, {
-              onSuccess: (r) => {
-                toast.success(`Erased ${r.answersRemoved} ${r.answersRemoved === 1 ? 'answer' : 'answers'} of ${nameOf(erasing.employeeId)}.`);
-                setErasing(null);
-              },
-              onError: (e) => toast.failure(e, 'Could not erase'),
-            })
-            .catch(() => undefined)
+          erase.mutateAsync({ employeeId: erasing.employeeId, name: nameOf(erasing.employeeId) }).then(() => setErasing(null), () => undefined)
         }
       >
         <p>
@@ -339,21 +329,12 @@ function Responses({ survey: s }: { survey: Survey }) {
 function OwnerEntry({ survey: s, person, current, onClose }: { survey: Survey; person: { employeeId: string; name: string }; current: Record<string, unknown>; onClose: () => void }) {
   const [answers, setAnswers] = useState<Record<string, unknown>>(current);
   const enter = useEnterResponse(s._id);
-  const toast = useToast();
   const fields = useCustomFields().data?.customFields ?? [];
   const employees = useEmployees('', 500).data?.employees ?? [];
   const { people, shown } = useMemo(() => rosterPeople(employees, s.roster, fields), [employees, s.roster, fields]);
   const byId = useMemo(() => new Map(people.map((p) => [p.employeeId, p])), [people]);
   const save = (submit: boolean) =>
-    enter.mutate(
-      { employeeId: person.employeeId, answers, submit },
-      {
-        onSuccess: () => {
-          toast.success(submit ? `Saved and submitted ${person.name}'s answers.` : `Saved ${person.name}'s answers.`);
-          onClose();
-        },
-      },
-    );
+    enter.mutate({ person, answers, submit }, { onSuccess: onClose });
   const setAnswer = (qid: string, v: unknown) =>
     setAnswers((a) => {
       const next = { ...a };
