@@ -5,15 +5,13 @@
  * first text attribute with few values (never the labels); long value lists are searchable; numeric
  * filters are a range slider over a histogram; panels without content show an empty state.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { MENU_ITEMS } from '../src/menu/items.ts';
-import { sdk, skipBrowser as skip, startBrowserEnv, type BrowserEnv } from './helpers/browser-env.ts';
+import { sdk, skipBrowser as skip, browserEnvFixture, saveViewerShot } from './helpers/browser-env.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
-let env: BrowserEnv;
 let networkId: string;
 
 function network() {
@@ -23,22 +21,12 @@ function network() {
   return { nodes, edges };
 }
 
-before(async () => {
-  if (skip) return;
-  mkdirSync(OUT, { recursive: true });
-  env = await startBrowserEnv({ viewer: { width: 900, height: 600 }, logHttpErrors: true });
+const env = browserEnvFixture({ viewer: { width: 900, height: 600 }, logHttpErrors: true, out: OUT }, async (env) => {
   networkId = await env.network('Explore network', network());
   await env.user('explore-1', networkId, { permission: 'Edit' });
 });
 
-after(async () => {
-  await env?.close();
-});
-
-async function save(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(120);
-  writeFileSync(new URL(`explore-${name}.png`, OUT), await page.locator('#viewer iframe').screenshot());
-}
+const save = (page: Page, name: string) => saveViewerShot(page, new URL(`explore-${name}.png`, OUT), 120);
 
 type Box = { x: number; y: number; width: number; height: number } | null;
 function intersects(a: Box, b: Box): boolean {

@@ -7,9 +7,9 @@
  * exactly the visible network and re-import into the service (`POST /api/v2/networks/import`) equal to it
  * (node ids, attributes, positions, edges with weights). Files are kept in packages/viewer/test-output/.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Download, Page } from 'playwright-core';
 import { MultiDirectedGraph } from 'graphology';
 import { parse as parseGexf } from 'graphology-gexf';
@@ -18,11 +18,10 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countColor, decodePng, type Image } from './png.ts';
-import { sdk, skipBrowser as skip, startBrowserEnv, viewerDownload, viewerFrame, type BrowserEnv } from './helpers/browser-env.ts';
+import { sdk, skipBrowser as skip, browserEnvFixture, viewerDownload, viewerFrame } from './helpers/browser-env.ts';
 import type { Inspect } from '../src/inspect.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
-let env: BrowserEnv;
 let networkId: string;
 
 const TEAMS = ['Sales', 'Eng', 'Ops', 'Design'];
@@ -32,16 +31,9 @@ function network() {
   return { nodes, edges };
 }
 
-before(async () => {
-  if (skip) return;
-  mkdirSync(OUT, { recursive: true });
-  env = await startBrowserEnv({ viewer: { width: 900, height: 600 }, logHttpErrors: true });
+const env = browserEnvFixture({ viewer: { width: 900, height: 600 }, logHttpErrors: true, out: OUT }, async (env) => {
   networkId = await env.network('Export network', network());
   await env.user('export-1', networkId, { permission: 'View' });
-});
-
-after(async () => {
-  await env?.close();
 });
 
 function crop(im: Image, x0: number, y0: number, w: number, h: number): Image {

@@ -5,16 +5,15 @@
  * the download window that escapes the sandbox) and hold the report. Screenshot and files are kept in
  * packages/viewer/test-output/.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Download, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { decodePng } from './png.ts';
-import { skipBrowser as skip, startBrowserEnv, viewerDownload, type BrowserEnv } from './helpers/browser-env.ts';
+import { skipBrowser as skip, browserEnvFixture, viewerDownload } from './helpers/browser-env.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
-let env: BrowserEnv;
 let networkId: string;
 
 // Sales (4), Eng (4), Ops (3), Legal (1: below a minimum of 2); ties mostly within teams.
@@ -25,16 +24,9 @@ function network() {
   return { nodes, edges: pairs.map(([s, t], k) => ({ id: `e${k}`, source: `n${s}`, target: `n${t}` })) };
 }
 
-before(async () => {
-  if (skip) return;
-  mkdirSync(OUT, { recursive: true });
-  env = await startBrowserEnv({ viewer: { width: 1000, height: 700 }, logHttpErrors: true });
+const env = browserEnvFixture({ viewer: { width: 1000, height: 700 }, logHttpErrors: true, out: OUT }, async (env) => {
   networkId = await env.network('Groups network', network());
   await env.user('groups-1', networkId, { permission: 'View' });
-});
-
-after(async () => {
-  await env?.close();
 });
 
 function download(page: Page, kind: string): Promise<{ d: Download; bytes: Buffer }> {

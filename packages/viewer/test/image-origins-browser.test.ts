@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { sdk, skipBrowser as skip, startBrowserEnv, viewerFrame, type BrowserEnv } from './helpers/browser-env.ts';
+import type { Frame } from 'playwright-core';
 
 // a 1×1 PNG
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -59,6 +60,19 @@ test('the viewer page allows images from the service, data:, blob: and the allow
   assert.match(await res.text(), new RegExp(`data-image-origins="${allowed.origin.replace(/[.:/]/g, '\\$&')}"`));
 });
 
+/** What becomes of an image the page itself loads from `url` in `frame`: 'loaded', or 'refused' (an error event). */
+function imageOutcome(frame: Frame, url: string): Promise<string> {
+  return frame.evaluate(async (src) => {
+    const img = new Image();
+    const outcome = new Promise<string>((resolve) => {
+      img.onload = () => resolve('loaded');
+      img.onerror = () => resolve('refused');
+    });
+    img.src = src;
+    return outcome;
+  }, url);
+}
+
 test('node images from other origins are never requested, by the viewer nor by anything the page tries; allowed ones are drawn', { skip, timeout: 120_000 }, async () => {
   const page = await env.open(await env.session('viewer-img', networkId));
   const frame = viewerFrame(page);
@@ -71,25 +85,9 @@ test('node images from other origins are never requested, by the viewer nor by a
   for (let i = 0; i < 300 && allowed.hits.length === 0; i++) await page.waitForTimeout(100);
   assert.ok(allowed.hits.some((h) => h.startsWith('/ok.png')), `the allowed image was requested (${JSON.stringify(allowed.hits)})`);
   // the page itself cannot load the attacker's URL either: the CSP refuses it (an error, no request)
-  const direct = await frame.evaluate(async (url) => {
-    const img = new Image();
-    const outcome = new Promise<string>((resolve) => {
-      img.onload = () => resolve('loaded');
-      img.onerror = () => resolve('refused');
-    });
-    img.src = url;
-    return outcome;
-  }, `${attacker.origin}/direct.png`);
+  const direct = await imageOutcome(frame, `${attacker.origin}/direct.png`);
   assert.equal(direct, 'refused');
-  const viaAllowed = await frame.evaluate(async (url) => {
-    const img = new Image();
-    const outcome = new Promise<string>((resolve) => {
-      img.onload = () => resolve('loaded');
-      img.onerror = () => resolve('refused');
-    });
-    img.src = url;
-    return outcome;
-  }, `${allowed.origin}/direct.png`);
+  const viaAllowed = await imageOutcome(frame, `${allowed.origin}/direct.png`);
   assert.equal(viaAllowed, 'loaded', 'the same test on the allow-listed origin loads');
   // no <img> in the viewer points elsewhere
   const srcs = await frame.evaluate(() => [...document.querySelectorAll('img')].map((i) => i.src));

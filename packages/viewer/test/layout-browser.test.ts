@@ -6,16 +6,15 @@
  * these positions" (Edit: stored x/y and a new networkUUID; View: only a hint). Measured on the canvas
  * through `window.netloomInspect` (src/inspect.ts). Screenshots go to packages/viewer/test-output/.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
-import { sdk, skipBrowser as skip, startBrowserEnv, viewerDownload, viewerFrame, type BrowserEnv, type Win } from './helpers/browser-env.ts';
+import { sdk, skipBrowser as skip, browserEnvFixture, saveViewerShot, viewerDownload, viewerFrame, type Win } from './helpers/browser-env.ts';
 import { decodePng } from './png.ts';
 import type { Inspect } from '../src/inspect.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
-let env: BrowserEnv;
 let networkId: string;
 
 function lesMis() {
@@ -26,17 +25,10 @@ function lesMis() {
   return net;
 }
 
-before(async () => {
-  if (skip) return;
-  mkdirSync(OUT, { recursive: true });
-  env = await startBrowserEnv({ viewer: { width: 900, height: 600 }, logHttpErrors: true });
+const env = browserEnvFixture({ viewer: { width: 900, height: 600 }, logHttpErrors: true, out: OUT }, async (env) => {
   networkId = await env.network('Les Misérables', lesMis());
   await env.user('layout-editor', networkId, { permission: 'Edit' });
   await env.user('layout-reader', networkId, { permission: 'View' });
-});
-
-after(async () => {
-  await env?.close();
 });
 
 interface Measure { nodes: number; finite: boolean; bboxShare: number; meanEdge: number; overlaps: number; order: string[]; state: ReturnType<Inspect['layout']> }
@@ -91,8 +83,7 @@ async function runLayout(page: Page, action: string): Promise<Measure> {
 
 async function save(page: Page, name: string, opts: { closePanel?: boolean } = {}): Promise<void> {
   if (opts.closePanel) await viewerFrame(page).locator('.nl-panel-close').click();
-  await page.waitForTimeout(150);
-  writeFileSync(new URL(`layout-${name}.png`, OUT), await page.locator('#viewer iframe').screenshot());
+  await saveViewerShot(page, new URL(`layout-${name}.png`, OUT));
 }
 
 test('Les Misérables without positions: laid out by itself before ready; Circle, then Run layout: finite, fills the canvas, edges ≥ 30 % shorter than on the circle', { skip, timeout: 120_000 }, async () => {

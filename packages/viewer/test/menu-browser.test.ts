@@ -4,15 +4,14 @@
  * color through the menu (drawing changes, revision bumps, state.changed),
  * templates, shapes and roll-up (layouts: layout-browser.test.ts; exports: export-browser.test.ts), and save disabled for a View-only user.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { countColor, countDifferent } from './png.ts';
 import { PALETTE } from '../src/layers.ts';
 import { MENU_TITLES } from '../src/menu/items.ts';
-import { sdk, shot, skipBrowser as skip, startBrowserEnv, viewerFrame, type BrowserEnv, type Win } from './helpers/browser-env.ts';
+import { sdk, shot, skipBrowser as skip, browserEnvFixture, viewerFrame, type Win } from './helpers/browser-env.ts';
 
-let env: BrowserEnv;
 let networkId: string;
 
 function network() {
@@ -22,16 +21,10 @@ function network() {
   return { nodes, edges };
 }
 
-before(async () => {
-  if (skip) return;
-  env = await startBrowserEnv({ viewer: { width: 900, height: 600 }, logHttpErrors: true });
+const env = browserEnvFixture({ viewer: { width: 900, height: 600 }, logHttpErrors: true }, async (env) => {
   networkId = await env.network('Menu network', network());
   await env.user('editor-1', networkId, { permission: 'Edit' });
   await env.user('reader-1', networkId, { permission: 'View' });
-});
-
-after(async () => {
-  await env?.close();
 });
 
 async function menuItems(page: Page): Promise<string[]> {

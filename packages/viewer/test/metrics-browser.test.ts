@@ -6,14 +6,12 @@
  * finishes), the panel is ready again with a notice; a quick run finishes and adds its attribute. Axe: no
  * serious or critical violation with the bar showing. Screenshots go to packages/viewer/test-output/.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { axeBuilder, skipBrowser as skip, startBrowserEnv, type BrowserEnv } from './helpers/browser-env.ts';
+import { axeBuilder, skipBrowser as skip, browserEnvFixture, saveViewerShot } from './helpers/browser-env.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
-let env: BrowserEnv;
 let networkId: string;
 let smallId: string;
 
@@ -44,25 +42,15 @@ function barabasiAlbert(n: number, m: number) {
   return { nodes, edges };
 }
 
-before(async () => {
-  if (skip) return;
-  mkdirSync(OUT, { recursive: true });
-  // one metric thread: the job runs long enough to be watched (≈ 10 s at load 10) and leaves a core to the browser
-  env = await startBrowserEnv({ viewer: { width: 1000, height: 700 }, logHttpErrors: true, env: { NETLOOM_METRIC_WORKERS: '1' } });
+// one metric thread: the job runs long enough to be watched (≈ 10 s at load 10) and leaves a core to the browser
+const env = browserEnvFixture({ viewer: { width: 1000, height: 700 }, logHttpErrors: true, env: { NETLOOM_METRIC_WORKERS: '1' }, out: OUT }, async (env) => {
   networkId = String((await env.api('POST', '/api/v2/networks', { name: 'Big BA', isDirected: false, networkJSON: barabasiAlbert(10_000, 3) }))._id);
   smallId = await env.network('Small', { nodes: Array.from({ length: 30 }, (_, i) => ({ id: i, x: i % 6, y: Math.floor(i / 6) })), edges: Array.from({ length: 29 }, (_, i) => ({ id: i, source: i, target: i + 1 })) });
   await env.user('metrics-reader', [networkId, smallId], { permission: 'View' });
   await env.user('metrics-other', networkId, { permission: 'View' });
 });
 
-after(async () => {
-  await env?.close();
-});
-
-async function save(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(150);
-  writeFileSync(new URL(`metrics-${name}.png`, OUT), await page.locator('#viewer iframe').screenshot());
-}
+const save = (page: Page, name: string) => saveViewerShot(page, new URL(`metrics-${name}.png`, OUT));
 
 /** Opens the session with its access token captured (the viewer's own, for reading its jobs through the viewer API). */
 async function openWithToken(sessionId: string): Promise<{ page: Page; token: () => string }> {

@@ -3,20 +3,12 @@
 // name is changed on the Account page (and shows in the header's subtitle after a reload); the sign-in's
 // code step has room between "Verify" and "Back". Axe on the pages. Screenshots go to
 // NETLOOM_SCREENSHOT_DIR when it is set.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import { startWebEnv, signIn, axe, keepShot, skipBrowser, type WebEnv } from './helpers/web-env.ts';
+import { webEnvFixture, signIn, axe, keepShot, skipBrowser } from './helpers/web-env.ts';
 
-let env: WebEnv;
-
-before(async () => {
-  if (skipBrowser) return;
-  env = await startWebEnv();
-});
-after(async () => {
-  await env?.close();
-});
+const env = webEnvFixture();
 
 test('an unknown address: the "Page not found" page with status 404; an unknown API path stays problem JSON', { skip: skipBrowser, timeout: 120_000 }, async () => {
   const page = await env.newPage({ width: 1280, height: 800 });

@@ -5,12 +5,11 @@
 // the public API; a quick PageRank then finishes while the page watches (status Done, a toast); in
 // Explore (owner mode) the viewer's Metrics panel runs Degree as a job, written to the network and shown.
 // Screenshots are written to NETLOOM_SCREENSHOT_DIR when it is set.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startWebEnv, signIn, axe, horizontalOverflow, keepShot, skipBrowser, type WebEnv } from './helpers/web-env.ts';
+import { webEnvFixture, openMetricCard, axe, horizontalOverflow, keepShot, skipBrowser } from './helpers/web-env.ts';
 
-let env: WebEnv;
 let networkId: string;
 let exploreId: string;
 
@@ -41,19 +40,10 @@ function barabasiAlbert(n: number, m: number) {
   return { nodes, edges };
 }
 
-before(async () => {
-  if (skipBrowser) return;
-  env = await startWebEnv({ env: { NETLOOM_METRIC_WORKERS: '1' } });
-  const r = await env.api('POST', '/api/v2/networks', { name: 'Org chart BA', isDirected: false, networkJSON: barabasiAlbert(25_000, 3) });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  networkId = String(r.body._id);
+const env = webEnvFixture({ env: { NETLOOM_METRIC_WORKERS: '1' } }, async (env) => {
+  networkId = await env.network('Org chart BA', barabasiAlbert(25_000, 3), { isDirected: false });
   // Explore's part needs no long job: a smaller network keeps the viewer's first drawing quick
-  const small = await env.api('POST', '/api/v2/networks', { name: 'Org chart BA small', isDirected: false, networkJSON: barabasiAlbert(10_000, 3) });
-  assert.equal(small.status, 200, JSON.stringify(small.body));
-  exploreId = String(small.body._id);
-});
-after(async () => {
-  await env?.close();
+  exploreId = await env.network('Org chart BA small', barabasiAlbert(10_000, 3), { isDirected: false });
 });
 
 async function fits390(page: Page, name: string): Promise<void> {
@@ -66,11 +56,7 @@ async function fits390(page: Page, name: string): Promise<void> {
 }
 
 test('run betweenness as a job from the network page; the Jobs page shows it rising with the time left; Cancel → cancelled; PageRank finishes while watched', { skip: skipBrowser, timeout: 240_000 }, async () => {
-  const page = await env.newPage({ width: 1280, height: 800 });
-  await signIn(page, env.base, env.owner.email, env.owner.password);
-  await page.goto(`${env.base}/networks/${networkId}`);
-  const card = page.getByTestId('metric-jobs');
-  await card.getByLabel('Metric').selectOption('betweennessCentrality');
+  const { page, card } = await openMetricCard(env, networkId, 'betweennessCentrality');
   await card.getByRole('button', { name: 'Run as a job' }).click();
   const onCard = card.locator('li[data-job]');
   await onCard.first().waitFor({ timeout: 15_000 });

@@ -3,34 +3,18 @@
 // job's line on the network page and its row on the Jobs page read "Diameter: 5"; Average shortest path
 // length run as a job reads "2.333" (4 significant digits; the API keeps the full value). Axe on both pages.
 // Screenshots are written to NETLOOM_SCREENSHOT_DIR when it is set.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWebEnv, signIn, axe, keepShot, skipBrowser, type WebEnv } from './helpers/web-env.ts';
+import { webEnvFixture, openMetricCard, signIn, axe, keepShot, skipBrowser } from './helpers/web-env.ts';
 
-let env: WebEnv;
 let networkId: string;
 
-before(async () => {
-  if (skipBrowser) return;
-  env = await startWebEnv();
-  const r = await env.api('POST', '/api/v2/networks', {
-    name: 'Path of six',
-    isDirected: false,
-    networkJSON: { nodes: Array.from({ length: 6 }, (_, i) => ({ id: i })), edges: Array.from({ length: 5 }, (_, i) => ({ id: i, source: i, target: i + 1 })) },
-  });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  networkId = String(r.body._id);
-});
-after(async () => {
-  await env?.close();
+const env = webEnvFixture({}, async (env) => {
+  networkId = await env.network('Path of six', { nodes: Array.from({ length: 6 }, (_, i) => ({ id: i })), edges: Array.from({ length: 5 }, (_, i) => ({ id: i, source: i, target: i + 1 })) }, { isDirected: false });
 });
 
 test('Diameter computed now and as a job: its number on the network page and on the Jobs page', { skip: skipBrowser, timeout: 180_000 }, async () => {
-  const page = await env.newPage({ width: 1280, height: 800 });
-  await signIn(page, env.base, env.owner.email, env.owner.password);
-  await page.goto(`${env.base}/networks/${networkId}`);
-  const card = page.getByTestId('metric-jobs');
-  await card.getByLabel('Metric').selectOption('diameter');
+  const { page, card } = await openMetricCard(env, networkId, 'diameter');
 
   // synchronously
   await card.getByRole('button', { name: 'Compute now' }).click();

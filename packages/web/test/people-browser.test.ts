@@ -5,22 +5,14 @@
 // problem is listed with its row and column and nothing is stored. Erasing a person says what went.
 // axe-core: no serious or critical violation on the page and its dialogs; the page fits a 390-px phone.
 // Screenshots are written to NETLOOM_SCREENSHOT_DIR when it is set.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
-import { startWebEnv, signIn, axe, horizontalOverflow, keepShot, skipBrowser, type WebEnv } from './helpers/web-env.ts';
+import { webEnvFixture, signIn, axe, horizontalOverflow, keepShot, skipBrowser } from './helpers/web-env.ts';
 
-let env: WebEnv;
-
-before(async () => {
-  if (skipBrowser) return;
-  env = await startWebEnv();
-});
-after(async () => {
-  await env?.close();
-});
+const env = webEnvFixture();
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const FIRST = ['Ada', 'Bram', 'Chen', 'Dina', 'Emeka', 'Farah', 'Goran', 'Hana', 'Ivo', 'Jun'];

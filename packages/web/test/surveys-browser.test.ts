@@ -317,11 +317,23 @@ test('three respondents answer on their links: a phone, a resume in a new contex
     });
     return t;
   };
+  /** A fresh page (a browser context of its own: another device) on the respondent's link, its traffic watched. */
+  const openLink = async (employeeId: string, viewport?: { width: number; height: number }) => {
+    const page = await env.newPage(viewport);
+    const recorded = watch(page);
+    await page.goto(env.base + links.get(employeeId));
+    return { page, recorded };
+  };
+  /** The respondent starts on a fresh page, answers question 1 only and leaves. */
+  const answerAdviceOnly = async (employeeId: string, names: string[]) => {
+    const { page } = await openLink(employeeId);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await answerAdvice(page, names);
+    await page.close();
+  };
 
   // e02 on a 390-px phone: everything, then submit.
-  const phone = await env.newPage({ width: 390, height: 800 });
-  const phoneTraffic = watch(phone);
-  await phone.goto(env.base + links.get('e02'));
+  const { page: phone, recorded: phoneTraffic } = await openLink('e02', { width: 390, height: 800 });
   await phone.getByRole('heading', { level: 1, name: `Hello, ${nameOf('e02')}` }).waitFor();
   await phone.getByRole('button', { name: 'Start' }).click();
   await answerAdvice(phone, [nameOf('e03'), nameOf('e05')]);
@@ -339,26 +351,14 @@ test('three respondents answer on their links: a phone, a resume in a new contex
   await phone.close();
 
   // e04 stops after question 1 and resumes in a new browser context (another device).
-  const first = await env.newPage();
-  watch(first);
-  await first.goto(env.base + links.get('e04'));
-  await first.getByRole('button', { name: 'Start' }).click();
-  await answerAdvice(first, [nameOf('e06')]);
-  await first.close();
-  const second = await env.newPage();
-  watch(second);
-  await second.goto(env.base + links.get('e04'));
+  await answerAdviceOnly('e04', [nameOf('e06')]);
+  const { page: second } = await openLink('e04');
   await second.getByText(`Welcome back, ${nameOf('e04')}`).waitFor();
   await answerRest(second, [[nameOf('e06'), 'Much']]);
   await second.close();
 
   // e07 answers question 1 only.
-  const half = await env.newPage();
-  watch(half);
-  await half.goto(env.base + links.get('e07'));
-  await half.getByRole('button', { name: 'Start' }).click();
-  await answerAdvice(half, [nameOf('e01')]);
-  await half.close();
+  await answerAdviceOnly('e07', [nameOf('e01')]);
 
   const all = traffic.join('\n');
   for (const p of PEOPLE) assert.ok(!all.includes(p.ageBand), `a sensitive value reached a respondent: ${p.ageBand}`);

@@ -5,21 +5,14 @@
 // tracking page shows the messages sent and each message's state. axe on the e-mail parts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { SMTPServer } from 'smtp-server';
+import { smtpCapture, type SmtpCapture } from '../../server/test/helpers/smtp.ts';
 import type { Page } from 'playwright-core';
 import { startWebEnv, signIn, axe, keepShot, skipBrowser, type WebEnv } from './helpers/web-env.ts';
 
-interface Received {
-  to: string;
-  subject: string;
-  body: string;
-}
-
 let env: WebEnv;
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let page: Page;
 let surveyId = '';
-const received: Received[] = [];
 const PEOPLE = [
   ['m1', 'Mia Moreau'],
   ['m2', 'Noah Novak'],
@@ -30,26 +23,8 @@ const PEOPLE = [
 
 before(async () => {
   if (skipBrowser) return;
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
-        const subject = /^Subject: (.*)$/m.exec(head)?.[1] ?? '';
-        const body = rest.join('\n\n').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        for (const rcpt of session.envelope.rcptTo) received.push({ to: rcpt.address, subject, body });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as { port: number }).port;
-  env = await startWebEnv({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, NETLOOM_SURVEY_SCHEDULER_MS: '200' } });
+  smtp = await smtpCapture();
+  env = await startWebEnv({ env: { SMTP_URL: smtp.url, NETLOOM_SURVEY_SCHEDULER_MS: '200' } });
   const up = await env.api('PUT', '/api/v2/employees', { mode: 'merge', employees: PEOPLE.map(([employeeId, name]) => ({ employeeId, name, email: `${employeeId}@example.com` })) });
   assert.equal(up.status, 200, JSON.stringify(up.body));
   const s = await env.api('POST', '/api/v2/surveys', { name: 'Team ties', questions: [{ id: 'help', type: 'relationship', text: 'Who helps you most?', required: true }] });
@@ -60,7 +35,7 @@ before(async () => {
 });
 after(async () => {
   await env?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 async function noAxe(where: string): Promise<void> {
@@ -93,11 +68,11 @@ test('with e-mail on, the builder edits the messages and the launch e-mails each
 
   // One message per respondent, with their name and their own link (the one the links table holds).
   const end = Date.now() + 60_000;
-  while (received.length < PEOPLE.length && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  assert.equal(received.length, PEOPLE.length, JSON.stringify(received.map((m) => m.to)));
+  while (smtp.received.length < PEOPLE.length && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(smtp.received.length, PEOPLE.length, JSON.stringify(smtp.received.map((m) => m.to)));
   const links = await env.api('GET', `/api/v2/surveys/${surveyId}/links?format=json`);
   for (const l of links.body.links as { employeeId: string; name: string; email: string; link: string }[]) {
-    const mine = received.filter((m) => m.to === l.email);
+    const mine = smtp.received.filter((m) => m.to === l.email);
     assert.equal(mine.length, 1, `${l.email} got one message`);
     assert.equal(mine[0]?.subject, `A question for you, ${l.name}`);
     assert.ok(mine[0]?.body.includes(l.link), `${l.email}'s message carries their own link`);

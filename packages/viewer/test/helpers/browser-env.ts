@@ -8,11 +8,12 @@
  *   allowed in the embed settings) that imports the SDK from the service, hands out launch tokens
  *   (recorded in `launchTokensIssued`, with an `onLaunchToken` hook) and records every SDK event in
  *   `window.events`; and Debian's Chromium through playwright-core.
+ * - `browserEnvFixture`: a test file's browser env (its before/after hooks), with its networks and managed users.
  * - `launchChromium`: the browser, with software WebGL (SwiftShader through ANGLE) unless told otherwise.
  * - In-page helpers: `sdk()` runs an SDK command, `events()`/`waitForEvent()` read the recorded events,
  *   `shot()` screenshots the viewer iframe (decoded by png.ts), `viewerFrame()` finds the viewer's frame.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -22,6 +23,7 @@ import { chromium, type Browser, type Download, type Frame, type Page } from 'pl
 import { AxeBuilder } from '@axe-core/playwright';
 import { EVENT_NAMES } from '@netloom/protocol';
 import { testApp, type TestApp } from '../../../server/test/helpers/app.ts';
+import { fixture } from '../../../server/test/helpers/fixture.ts';
 import { buildEmbed } from '../../../embed/build.ts';
 import { buildViewer } from '../../build.ts';
 import { decodePng, type Image } from '../png.ts';
@@ -268,6 +270,22 @@ export async function startBrowserEnv(opts: BrowserEnvOptions = {}): Promise<Bro
   return env;
 }
 
+export interface BrowserTestOptions extends BrowserEnvOptions {
+  /** A folder for what the tests keep (screenshots, downloads), created before the env starts. */
+  out?: URL;
+}
+
+/**
+ * The browser env of a test file, as its top-level before/after hooks (nothing starts without Chromium):
+ * started with `opts`, then `setup` makes the networks and managed users the tests use; closed after them.
+ */
+export function browserEnvFixture(opts: BrowserTestOptions, setup: (env: BrowserEnv) => Promise<void>): BrowserEnv {
+  return fixture(async () => {
+    if (opts.out) mkdirSync(opts.out, { recursive: true });
+    return startBrowserEnv(opts);
+  }, { skip: skipBrowser, setup });
+}
+
 export interface RecordedEvent {
   name: string;
   revision: number;
@@ -321,6 +339,12 @@ export function viewerFrame(page: Page): Frame {
   const f = page.frames().find((fr) => fr.url().includes('/embed/'));
   if (!f) throw new Error('no viewer frame');
   return f;
+}
+
+/** Waits `settleMs` for sigma to paint the last frame, then writes a screenshot of the viewer iframe to `file` (for a person to look at). */
+export async function saveViewerShot(page: Page, file: URL, settleMs = 150): Promise<void> {
+  await page.waitForTimeout(settleMs);
+  writeFileSync(file, await page.locator('#viewer iframe').screenshot());
 }
 
 let shots = 0;

@@ -4,21 +4,24 @@
  * for the owner's e-mail, password and token), the browser bundles built first (what `npm start`'s
  * prestart does), and Debian's Chromium from the shared viewer harness. One service per test file.
  *
- * Helpers: `signIn` through the sign-in page, `axe` (axe-core: serious/critical violations of a page),
- * `horizontalOverflow` (elements wider than the viewport), `api` (a bearer call), `shotPng`, `nodePixels`
+ * `webEnvFixture` gives a test file its env as before/after hooks. Helpers: `signIn` through the sign-in
+ * page, `openMetricCard` (a network page's metric card, signed in as the owner), `axe` (axe-core:
+ * serious/critical violations of a page), `horizontalOverflow` (elements wider than the viewport), `api` (a bearer call), `shotPng`, `nodePixels`
  * (pixels of a screenshot in the viewer's node colours: the network was drawn).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import assert from 'node:assert/strict';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { freePort, launchChromium, skipBrowser, CHROMIUM } from '../../../viewer/test/helpers/browser-env.ts';
 import { buildEmbed } from '../../../embed/build.ts';
 import { buildViewer } from '../../../viewer/build.ts';
 import { buildWeb } from '../../build.ts';
 import { decodePng } from '../../../viewer/test/png.ts';
+import { fixture } from '../../../server/test/helpers/fixture.ts';
 
 export { skipBrowser, CHROMIUM };
 
@@ -40,6 +43,8 @@ export interface WebEnv {
   output(): string;
   /** A JSON call with a bearer token (the owner's unless given); returns status and parsed body. */
   api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Creates a network of the owner's (`extra`: more fields of the body, e.g. isDirected); asserts 200, returns its id. */
+  network(name: string, networkJSON: unknown, extra?: Record<string, unknown>): Promise<string>;
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
   close(): Promise<void>;
 }
@@ -83,7 +88,7 @@ export async function startWebEnv(opts: { env?: Record<string, string> } = {}): 
   }
   const browser = await launchChromium();
 
-  return {
+  const env: WebEnv = {
     base,
     owner,
     browser,
@@ -103,6 +108,11 @@ export async function startWebEnv(opts: { env?: Record<string, string> } = {}): 
       }
       return { status: res.status, body: parsed };
     },
+    async network(name, networkJSON, extra = {}) {
+      const r = await env.api('POST', '/api/v2/networks', { name, ...extra, networkJSON });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return String(r.body._id);
+    },
     async newPage(viewport = { width: 1280, height: 800 }) {
       // a context per page (axe-core needs one it can open pages in); closing the page closes it
       const context = await browser.newContext({ viewport, acceptDownloads: true });
@@ -120,6 +130,25 @@ export async function startWebEnv(opts: { env?: Record<string, string> } = {}): 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return env;
+}
+
+/**
+ * The web env of a test file, as its top-level before/after hooks (nothing starts without Chromium):
+ * started with `opts`, then `setup` makes what the tests use (networks…); closed after them.
+ */
+export function webEnvFixture(opts: { env?: Record<string, string> } = {}, setup?: (env: WebEnv) => Promise<void>): WebEnv {
+  return fixture(() => startWebEnv(opts), { skip: skipBrowser, setup });
+}
+
+/** A page signed in as the owner on the network's page, `metric` chosen in its metric card: the page and the card. */
+export async function openMetricCard(env: WebEnv, networkId: string, metric: string): Promise<{ page: Page; card: Locator }> {
+  const page = await env.newPage({ width: 1280, height: 800 });
+  await signIn(page, env.base, env.owner.email, env.owner.password);
+  await page.goto(`${env.base}/networks/${networkId}`);
+  const card = page.getByTestId('metric-jobs');
+  await card.getByLabel('Metric').selectOption(metric);
+  return { page, card };
 }
 
 /** Signs in through the sign-in page; resolves once the networks page is shown. */
