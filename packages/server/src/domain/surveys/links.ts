@@ -11,7 +11,7 @@
  * The key is NETLOOM_SURVEY_LINK_KEY, else one generated on first use and kept in the database (meta
  * `survey_link_key`): with it set outside the database, a copy of the database alone yields no link.
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { getMeta } from '../../store/meta.ts';
@@ -57,7 +57,8 @@ export function pseudonymOf(key: Buffer, surveyId: string, employeeId: string): 
 
 /** What the database stores of a token. */
 export function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // the one-shot hash: no Hash object per respondent request
+  return hash('sha256', token, 'hex');
 }
 
 /** A token's shape: 43 base64url characters. Anything else is refused before any lookup. */
