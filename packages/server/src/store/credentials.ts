@@ -1,6 +1,7 @@
 /** Credentials repository (bearer tokens and legacy Basic key pairs). Rules: domain/identity/credentials/. */
 import type { Kysely, Selectable } from 'kysely';
 import { runPrepared, runPreparedSync } from './db.ts';
+import { countRows, nullOrBefore, updatedAny } from './queries.ts';
 import type { CredentialsTable, Database } from './schema.ts';
 import type { OrganizationRecord, MembershipRecord } from './organizations.ts';
 import type { UserRecord } from './users.ts';
@@ -17,14 +18,8 @@ export async function getCredentialById(db: Kysely<Database>, id: string): Promi
 }
 
 /** Non-revoked credentials created by a user (user- and organization-owned). */
-export async function countActiveCredentialsOfUser(db: Kysely<Database>, userId: string): Promise<number> {
-  const r = await db
-    .selectFrom('credentials')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+export function countActiveCredentialsOfUser(db: Kysely<Database>, userId: string): Promise<number> {
+  return countRows(db.selectFrom('credentials').where('user_id', '=', userId).where('revoked_at', 'is', null));
 }
 
 export interface CredentialFilter {
@@ -44,24 +39,13 @@ export function listCredentials(db: Kysely<Database>, filter: CredentialFilter):
 }
 
 /** Marks a credential revoked; false when unknown or already revoked. */
-export async function revokeCredentialRow(db: Kysely<Database>, id: string, at: string): Promise<boolean> {
-  const res = await db
-    .updateTable('credentials')
-    .set({ revoked_at: at })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+export function revokeCredentialRow(db: Kysely<Database>, id: string, at: string): Promise<boolean> {
+  return updatedAny(db.updateTable('credentials').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null));
 }
 
 /** Sets last_used_at only if it is older than `staleBefore` (so concurrent requests write at most once). */
 export async function touchCredential(db: Kysely<Database>, id: string, at: string, staleBefore: string): Promise<void> {
-  await db
-    .updateTable('credentials')
-    .set({ last_used_at: at })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
-    .execute();
+  await db.updateTable('credentials').set({ last_used_at: at }).where('id', '=', id).where((eb) => nullOrBefore(eb, 'last_used_at', staleBefore)).execute();
 }
 
 export interface CredentialWithOwner {

@@ -164,17 +164,10 @@ function openSqlite(dataDir: string, options: OpenOptions): DatabaseHandle {
   raw.exec('PRAGMA foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: adaptNodeSqlite(raw) }) });
   direct.set(db, { kind: 'sqlite', raw, statements: new Map() });
-  let closed = false;
-  return {
-    db,
-    dialect: 'sqlite',
-    async close() {
-      if (closed) return;
-      closed = true;
-      await db.destroy(); // closes the file if Kysely initialised it
-      if (raw.isOpen) raw.close();
-    },
-  };
+  // Kysely's destroy closes the file if Kysely initialised it; else close it here.
+  return databaseHandle(db, 'sqlite', () => {
+    if (raw.isOpen) raw.close();
+  });
 }
 
 async function openPostgres(url: string, schema: string | null, options: OpenOptions): Promise<DatabaseHandle> {
@@ -212,14 +205,20 @@ async function openPostgres(url: string, schema: string | null, options: OpenOpt
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   direct.set(db, { kind: 'postgres', pool });
+  return databaseHandle(db, 'postgres'); // Kysely's destroy ends the pool
+}
+
+/** The handle of an opened database: `close` destroys the Kysely instance once, then runs `afterDestroy`. */
+function databaseHandle(db: Kysely<Database>, dialect: Dialect, afterDestroy: () => void = () => {}): DatabaseHandle {
   let closed = false;
   return {
     db,
-    dialect: 'postgres',
+    dialect,
     async close() {
       if (closed) return;
       closed = true;
-      await db.destroy(); // ends the pool
+      await db.destroy();
+      afterDestroy();
     },
   };
 }
@@ -385,4 +384,15 @@ export function sqliteTransactionSync(db: Kysely<Database>, fn: (write: Prepared
     throw err;
   }
   return true;
+}
+
+/** `runPrepared` for a lookup: its first row, or null. */
+export async function runPreparedFirst<R>(
+  db: Kysely<Database>,
+  key: string,
+  build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<R> },
+  args: readonly unknown[],
+): Promise<R | null> {
+  const [row] = await runPrepared(db, key, build, args);
+  return row ?? null;
 }

@@ -1,5 +1,6 @@
 /** AI chat of embedded sessions (repository; rules in domain/embedding/chat.ts). */
 import type { Kysely, Selectable } from 'kysely';
+import { updatedAny, upsert } from './queries.ts';
 import type { Database, EmbedChatMessagesTable } from './schema.ts';
 
 export type ChatMessageRecord = Selectable<EmbedChatMessagesTable>;
@@ -11,11 +12,8 @@ export async function getAiChatSwitch(db: Kysely<Database>, orgId: string): Prom
 }
 
 export async function setAiChatSwitch(db: Kysely<Database>, orgId: string, on: boolean, at: string): Promise<void> {
-  await db
-    .insertInto('embed_chat_settings')
-    .values({ org_id: orgId, ai_chat: on ? 1 : 0, modified: at })
-    .onConflict((oc) => oc.column('org_id').doUpdateSet({ ai_chat: on ? 1 : 0, modified: at }))
-    .execute();
+  const set = { ai_chat: on ? 1 : 0, modified: at };
+  await upsert(db, 'embed_chat_settings', ['org_id'], { org_id: orgId, ...set }, set);
 }
 
 /** Preset questions set for a network, or null when none are set (the default set applies). */
@@ -30,11 +28,7 @@ export async function setPresetQuestions(db: Kysely<Database>, orgId: string, ne
     return;
   }
   const q = JSON.stringify(questions);
-  await db
-    .insertInto('embed_chat_presets')
-    .values({ network_id: networkId, org_id: orgId, questions: q, modified: at })
-    .onConflict((oc) => oc.column('network_id').doUpdateSet({ questions: q, org_id: orgId, modified: at }))
-    .execute();
+  await upsert(db, 'embed_chat_presets', ['network_id'], { network_id: networkId, org_id: orgId, questions: q, modified: at }, { questions: q, org_id: orgId, modified: at });
 }
 
 /** The session's current conversation (the newest), or null before the first one. */
@@ -77,8 +71,7 @@ export async function finishReply(
   id: string,
   patch: { content: string; is_error: number; status: 'done' | 'error' | 'cancelled'; actions: string; finished: string },
 ): Promise<boolean> {
-  const r = await db.updateTable('embed_chat_messages').set(patch).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return updatedAny(db.updateTable('embed_chat_messages').set(patch).where('id', '=', id).where('status', '=', 'pending'));
 }
 
 /** User messages of the organization created at or after `since` (ISO), ordered; for the monthly allowance. */

@@ -1,5 +1,6 @@
 /** Managed users (embed_users + their `users` row + membership) and their network grants (repository). */
 import type { Kysely, Selectable } from 'kysely';
+import { countRows, nullOrBefore } from './queries.ts';
 import type { Database, EmbedGrantsTable, EmbedUsersTable, ManagedUserStatus, SharePermission } from './schema.ts';
 
 export type EmbedUserRow = Selectable<EmbedUsersTable>;
@@ -27,14 +28,8 @@ export async function getManagedUserById(db: Kysely<Database>, userId: string): 
   return r ?? null;
 }
 
-export async function countActiveManagedUsers(db: Kysely<Database>, orgId: string): Promise<number> {
-  const r = await db
-    .selectFrom('embed_users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('org_id', '=', orgId)
-    .where('status', '=', 'active')
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+export function countActiveManagedUsers(db: Kysely<Database>, orgId: string): Promise<number> {
+  return countRows(db.selectFrom('embed_users').where('org_id', '=', orgId).where('status', '=', 'active'));
 }
 
 export async function listManagedUsers(
@@ -69,12 +64,7 @@ export async function updateManagedUser(
 
 /** Records viewer activity at most once per `minGapMs`. */
 export async function touchManagedUser(db: Kysely<Database>, userId: string, at: string, olderThan: string): Promise<void> {
-  await db
-    .updateTable('embed_users')
-    .set({ last_active_at: at })
-    .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('last_active_at', 'is', null), eb('last_active_at', '<', olderThan)]))
-    .execute();
+  await db.updateTable('embed_users').set({ last_active_at: at }).where('user_id', '=', userId).where((eb) => nullOrBefore(eb, 'last_active_at', olderThan)).execute();
 }
 
 /** Grants of the given users, with network names (for the managed-user body). */

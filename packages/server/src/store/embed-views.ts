@@ -2,20 +2,20 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EmbedViewsTable } from './schema.ts';
 import { dialectOf } from './db.ts';
+import { countRows, getInScope, listInScope } from './queries.ts';
 
 export type EmbedViewRecord = Selectable<EmbedViewsTable>;
 
 export function listViews(db: Kysely<Database>, networkId: string): Promise<EmbedViewRecord[]> {
-  return db.selectFrom('embed_views').selectAll().where('network_id', '=', networkId).orderBy('created').orderBy('id').execute();
+  return listInScope(db, 'embed_views', 'network_id', networkId);
 }
 
-export async function getView(db: Kysely<Database>, networkId: string, id: string): Promise<EmbedViewRecord | null> {
-  return (await db.selectFrom('embed_views').selectAll().where('network_id', '=', networkId).where('id', '=', id).executeTakeFirst()) ?? null;
+export function getView(db: Kysely<Database>, networkId: string, id: string): Promise<EmbedViewRecord | null> {
+  return getInScope(db, 'embed_views', 'network_id', networkId, id);
 }
 
-export async function countViews(db: Kysely<Database>, networkId: string): Promise<number> {
-  const r = await db.selectFrom('embed_views').select((eb) => eb.fn.countAll<number>().as('n')).where('network_id', '=', networkId).executeTakeFirstOrThrow();
-  return Number(r.n);
+export function countViews(db: Kysely<Database>, networkId: string): Promise<number> {
+  return countRows(db.selectFrom('embed_views').where('network_id', '=', networkId));
 }
 
 /** Locks the network row (PostgreSQL) so concurrent saves cannot both pass the maxViews check. */

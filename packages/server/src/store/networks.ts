@@ -7,7 +7,8 @@
 import { promisify } from 'node:util';
 import { constants as zc, gunzip, gzip } from 'node:zlib';
 import type { Kysely, Selectable } from 'kysely';
-import { nowIso, runPrepared, toBuffer } from './db.ts';
+import { nowIso, runPreparedFirst, toBuffer } from './db.ts';
+import { countByStatus } from './queries.ts';
 import type { Database, NetworkSharesTable, NetworksTable, NetworkStatus, SharePermission } from './schema.ts';
 
 const gzipAsync = promisify(gzip);
@@ -82,62 +83,31 @@ function networksWithOwnerAndShare(db: Kysely<Database>, userId: string) {
   return networksWithOwner(db).leftJoin('network_shares as s', (j) => j.onRef('s.network_id', '=', 'n.id').on('s.user_id', '=', userId));
 }
 
+/** A record with the share permission of a user on it (null when not shared with that user). */
+type WithShare<R> = R & { share_permission: SharePermission | null };
+const SHARE = 's.permission as share_permission';
+
 /** Metadata of a network (never its JSON), or null. */
-export async function getNetwork(db: Kysely<Database>, id: string): Promise<NetworkRecord | null> {
-  const [r] = await runPrepared(
-    db,
-    'getNetwork',
-    (db, p) => networksWithOwner(db).select(META).where('n.id', '=', p(0)),
-    [id],
-  );
-  return r ?? null;
+export function getNetwork(db: Kysely<Database>, id: string): Promise<NetworkRecord | null> {
+  return runPreparedFirst(db, 'getNetwork', (db, p) => networksWithOwner(db).select(META).where('n.id', '=', p(0)), [id]);
 }
 
-/**
- * Metadata plus the share permission of `userId` on it (null when not shared with that user), in one
- * query: what an access check for GET/PUT/DELETE needs.
- */
-export async function getNetworkForUser(
-  db: Kysely<Database>,
-  id: string,
-  userId: string,
-): Promise<(NetworkRecord & { share_permission: SharePermission | null }) | null> {
-  const [r] = await runPrepared(
-    db,
-    'getNetworkForUser',
-    (db, p) => networksWithOwnerAndShare(db, p(0)).select([...META, 's.permission as share_permission']).where('n.id', '=', p(1)),
-    [userId, id],
-  );
-  return r ?? null;
+/** Metadata plus the share permission of `userId` on it, in one query: what an access check for GET/PUT/DELETE needs. */
+export function getNetworkForUser(db: Kysely<Database>, id: string, userId: string): Promise<WithShare<NetworkRecord> | null> {
+  return runPreparedFirst(db, 'getNetworkForUser', (db, p) => networksWithOwnerAndShare(db, p(0)).select([...META, SHARE]).where('n.id', '=', p(1)), [userId, id]);
 }
 
 /** A network's metadata with its stored gzip bytes (GET /networks/:id reads both in one query). */
 export type NetworkRecordWithGzip = NetworkRecord & { json_gz: Uint8Array };
 
 /** `getNetwork` plus the stored gzip bytes, in one query. */
-export async function getNetworkWithGzip(db: Kysely<Database>, id: string): Promise<NetworkRecordWithGzip | null> {
-  const [r] = await runPrepared(
-    db,
-    'getNetworkWithGzip',
-    (db, p) => networksWithOwner(db).select([...META, 'n.json_gz']).where('n.id', '=', p(0)),
-    [id],
-  );
-  return r ?? null;
+export function getNetworkWithGzip(db: Kysely<Database>, id: string): Promise<NetworkRecordWithGzip | null> {
+  return runPreparedFirst(db, 'getNetworkWithGzip', (db, p) => networksWithOwner(db).select([...META, 'n.json_gz']).where('n.id', '=', p(0)), [id]);
 }
 
 /** `getNetworkForUser` plus the stored gzip bytes, in one query. */
-export async function getNetworkForUserWithGzip(
-  db: Kysely<Database>,
-  id: string,
-  userId: string,
-): Promise<(NetworkRecordWithGzip & { share_permission: SharePermission | null }) | null> {
-  const [r] = await runPrepared(
-    db,
-    'getNetworkForUserWithGzip',
-    (db, p) => networksWithOwnerAndShare(db, p(0)).select([...META, 'n.json_gz', 's.permission as share_permission']).where('n.id', '=', p(1)),
-    [userId, id],
-  );
-  return r ?? null;
+export function getNetworkForUserWithGzip(db: Kysely<Database>, id: string, userId: string): Promise<WithShare<NetworkRecordWithGzip> | null> {
+  return runPreparedFirst(db, 'getNetworkForUserWithGzip', (db, p) => networksWithOwnerAndShare(db, p(0)).select([...META, 'n.json_gz', SHARE]).where('n.id', '=', p(1)), [userId, id]);
 }
 
 /** The stored network JSON, decompressed to a string (not parsed), or null. */
@@ -277,17 +247,16 @@ export async function listPublicNetworks(db: Kysely<Database>, opts: ListOptions
 }
 
 /** Number of Public and Private networks owned by a user (plan maxima). */
-export async function countNetworksByOwner(db: Kysely<Database>, ownerId: string): Promise<{ public: number; private: number }> {
-  const rows = await db
-    .selectFrom('networks')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('owner_id', '=', ownerId)
-    .groupBy('status')
-    .execute();
+export function countNetworksByOwner(db: Kysely<Database>, ownerId: string): Promise<{ public: number; private: number }> {
+  return countPublicAndPrivate(db, 'owner_id', ownerId);
+}
+
+/** Public and Private networks where `column` = `value` (every status but Public counts as private). */
+async function countPublicAndPrivate(db: Kysely<Database>, column: 'owner_id' | 'org_id', value: string): Promise<{ public: number; private: number }> {
   const out = { public: 0, private: 0 };
-  for (const r of rows) {
-    if ((r.status as NetworkStatus) === 'Public') out.public = Number(r.n);
-    else out.private += Number(r.n);
+  for (const [status, n] of await countByStatus(db, 'networks', column, value)) {
+    if ((status as NetworkStatus) === 'Public') out.public = n;
+    else out.private += n;
   }
   return out;
 }
@@ -333,17 +302,6 @@ export function listShares(db: Kysely<Database>, networkId: string): Promise<Sha
 }
 
 /** Number of Public and Private networks that belong to an organization. */
-export async function countNetworksByOrg(db: Kysely<Database>, orgId: string): Promise<{ public: number; private: number }> {
-  const rows = await db
-    .selectFrom('networks as n')
-    .select(['n.status as status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('n.org_id', '=', orgId)
-    .groupBy('n.status')
-    .execute();
-  const out = { public: 0, private: 0 };
-  for (const r of rows) {
-    if ((r.status as NetworkStatus) === 'Public') out.public = Number(r.n);
-    else out.private += Number(r.n);
-  }
-  return out;
+export function countNetworksByOrg(db: Kysely<Database>, orgId: string): Promise<{ public: number; private: number }> {
+  return countPublicAndPrivate(db, 'org_id', orgId);
 }

@@ -1,6 +1,7 @@
 /** The people directory (repository): custom fields and employees, always within one directory key. */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { dialectOf } from './db.ts';
+import { getInScope, listInScope } from './queries.ts';
 import type { CustomFieldsTable, Database, EmployeesTable, EmployeeStatus } from './schema.ts';
 
 export type CustomFieldRecord = Selectable<CustomFieldsTable>;
@@ -9,11 +10,11 @@ export type EmployeeRecord = Selectable<EmployeesTable>;
 /* ------------------------------------------------------------------ custom fields */
 
 export function listCustomFields(db: Kysely<Database>, dir: string): Promise<CustomFieldRecord[]> {
-  return db.selectFrom('custom_fields').selectAll().where('dir', '=', dir).orderBy('created').orderBy('id').execute();
+  return listInScope(db, 'custom_fields', 'dir', dir);
 }
 
-export async function getCustomField(db: Kysely<Database>, dir: string, id: string): Promise<CustomFieldRecord | null> {
-  return (await db.selectFrom('custom_fields').selectAll().where('dir', '=', dir).where('id', '=', id).executeTakeFirst()) ?? null;
+export function getCustomField(db: Kysely<Database>, dir: string, id: string): Promise<CustomFieldRecord | null> {
+  return getInScope(db, 'custom_fields', 'dir', dir, id);
 }
 
 export async function insertCustomField(db: Kysely<Database>, row: CustomFieldRecord): Promise<void> {
@@ -68,8 +69,8 @@ export function allEmployees(db: Kysely<Database>, dir: string): Promise<Employe
   return db.selectFrom('employees').selectAll().where('dir', '=', dir).orderBy('name').orderBy('id').execute();
 }
 
-export async function getEmployee(db: Kysely<Database>, dir: string, id: string): Promise<EmployeeRecord | null> {
-  return (await db.selectFrom('employees').selectAll().where('dir', '=', dir).where('id', '=', id).executeTakeFirst()) ?? null;
+export function getEmployee(db: Kysely<Database>, dir: string, id: string): Promise<EmployeeRecord | null> {
+  return getInScope(db, 'employees', 'dir', dir, id);
 }
 
 export async function getEmployeeByEmployeeId(db: Kysely<Database>, dir: string, employeeId: string): Promise<EmployeeRecord | null> {

@@ -1,6 +1,7 @@
 /** Surveys, their question versions, shares, respondents, answers and e-mail deliveries (repository). */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { dialectOf, runPrepared } from './db.ts';
+import { countByStatus } from './queries.ts';
 import { turnBatcher } from './turn-batch.ts';
 import type { Database, SharePermission, SurveyAnswersTable, SurveyDeliveriesTable, SurveyNetworksTable, SurveyRespondentsTable, SurveysTable } from './schema.ts';
 
@@ -28,15 +29,18 @@ export async function getRosterIds(db: Kysely<Database>, id: string): Promise<st
   return (await db.selectFrom('surveys').select('roster_ids').where('id', '=', id).executeTakeFirst())?.roster_ids ?? null;
 }
 
-/** The survey with the share of `userId` on it (null when not shared with them). */
-export async function getSurveyForUser(db: Kysely<Database>, id: string, userId: string): Promise<SurveyWithShare | null> {
-  const row = await db
+/** Surveys (`s`) with the share of `userId` on each (`sh`, left join: share_permission null when not shared). */
+function surveysWithShare(db: Kysely<Database>, userId: string) {
+  return db
     .selectFrom('surveys as s')
     .leftJoin('survey_shares as sh', (j) => j.onRef('sh.survey_id', '=', 's.id').on('sh.user_id', '=', userId))
     .selectAll('s')
-    .select('sh.permission as share_permission')
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+    .select('sh.permission as share_permission');
+}
+
+/** The survey with the share of `userId` on it (null when not shared with them). */
+export async function getSurveyForUser(db: Kysely<Database>, id: string, userId: string): Promise<SurveyWithShare | null> {
+  const row = await surveysWithShare(db, userId).where('s.id', '=', id).executeTakeFirst();
   return (row as SurveyWithShare | undefined) ?? null;
 }
 
@@ -61,11 +65,7 @@ export function listSurveysOfDirectory(db: Kysely<Database>, dir: string): Promi
 
 /** Surveys of a directory the user owns or that are shared with them. */
 export async function listSurveysForUser(db: Kysely<Database>, dir: string, userId: string): Promise<SurveyWithShare[]> {
-  const rows = await db
-    .selectFrom('surveys as s')
-    .leftJoin('survey_shares as sh', (j) => j.onRef('sh.survey_id', '=', 's.id').on('sh.user_id', '=', userId))
-    .selectAll('s')
-    .select('sh.permission as share_permission')
+  const rows = await surveysWithShare(db, userId)
     .where('s.dir', '=', dir)
     .where((eb) => eb.or([eb('s.owner_id', '=', userId), eb('sh.user_id', '=', userId)]))
     .orderBy('s.created', 'desc')
@@ -226,13 +226,7 @@ export async function deleteRespondents(db: Kysely<Database>, surveyId: string, 
 }
 
 export async function countRespondentsByStatus(db: Kysely<Database>, surveyId: string): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('survey_respondents')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('survey_id', '=', surveyId)
-    .groupBy('status')
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  return Object.fromEntries(await countByStatus(db, 'survey_respondents', 'survey_id', surveyId));
 }
 
 /* -------------------------------------------------------------------- answers */

@@ -1,5 +1,6 @@
 /** One-time invitation and password-reset links (docs/web-app.md "Links"). Plain data access. */
 import type { Kysely, Selectable } from 'kysely';
+import { updatedAny } from './queries.ts';
 import type { Database, UserLinksTable } from './schema.ts';
 
 export type UserLinkRecord = Selectable<UserLinksTable>;
@@ -13,15 +14,8 @@ export async function getUserLink(db: Kysely<Database>, tokenHash: string): Prom
 }
 
 /** Marks an unused, unexpired link used; true for exactly one caller. */
-export async function useUserLink(db: Kysely<Database>, tokenHash: string, at: string): Promise<boolean> {
-  const res = await db
-    .updateTable('user_links')
-    .set({ used_at: at })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', at)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+export function useUserLink(db: Kysely<Database>, tokenHash: string, at: string): Promise<boolean> {
+  return updatedAny(db.updateTable('user_links').set({ used_at: at }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', at));
 }
 
 /** Ends the unused links of a kind for an e-mail (a new reset link replaces older ones). */
@@ -45,6 +39,5 @@ export async function listPendingInvitations(db: Kysely<Database>, orgId: string
 export async function revokeInvitation(db: Kysely<Database>, orgId: string, tokenHash: string, at: string): Promise<UserLinkRecord | null> {
   const row = await db.selectFrom('user_links').selectAll().where('token_hash', '=', tokenHash).where('kind', '=', 'invite').where('org_id', '=', orgId).where('used_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
   if (!row) return null;
-  const res = await db.updateTable('user_links').set({ used_at: at }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1 ? row : null;
+  return (await updatedAny(db.updateTable('user_links').set({ used_at: at }).where('token_hash', '=', tokenHash).where('used_at', 'is', null))) ? row : null;
 }
