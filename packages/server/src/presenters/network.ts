@@ -7,22 +7,32 @@ export type NetworkMeta = Omit<NetworksTable, 'json_gz'>;
 /** The wire shape is the named `Network` schema (protocol/src/http/network.ts). */
 export type NetworkResource = Static<typeof NetworkResourceSchema>;
 
-export function presentNetwork(row: NetworkMeta, ownerName: string): NetworkResource {
+/**
+ * What every reader of a network sees of it without its data: the API's `Network` and the embedded
+ * viewer's `ViewerNetwork` (protocol/src/http/embed.ts).
+ */
+export function networkSummary(row: NetworkMeta) {
   return {
     _id: row.id,
     name: row.name,
     description: row.description,
     isDirected: row.is_directed === 1,
-    status: row.status,
-    created: row.created,
-    modified: row.modified,
-    fileType: row.file_type,
-    originalFileType: row.original_file_type,
-    networkUUID: row.network_uuid,
-    handpicked: row.handpicked === 1,
-    billing: { maxViews: row.max_views },
-    owner: { _id: row.owner_id, name: ownerName },
     nodeCount: row.node_count,
     edgeCount: row.edge_count,
+    networkUUID: row.network_uuid,
+    modified: row.modified,
+    billing: { maxViews: row.max_views },
+  };
+}
+
+export function presentNetwork(row: NetworkMeta, ownerName: string): NetworkResource {
+  return {
+    ...networkSummary(row),
+    status: row.status,
+    created: row.created,
+    fileType: row.file_type,
+    originalFileType: row.original_file_type,
+    handpicked: row.handpicked === 1,
+    owner: { _id: row.owner_id, name: ownerName },
   };
 }

@@ -54,22 +54,14 @@ export function viewerHeartbeat(ctx: EmbedContext, live: AuthenticatedViewer) {
   };
 }
 
-/** `GET /embed/viewer/network`: the network's metadata and a signed link to its JSON. */
+/** `GET /embed/viewer/network`: the network's row (presented by the route) and a signed link to its JSON. */
 export async function viewerNetwork(ctx: EmbedContext, live: LiveSession) {
   const net = await getNetwork(ctx.db, live.session.network_id);
   if (!net) throw new DomainError('NOT_FOUND', 'the network no longer exists');
   const exp = ctx.now() + ctx.config.embed.dataLinkTtlMs;
   const sig = signDataLink(await ctx.signingKey(), live.session.id, net.id, exp);
   return {
-    _id: net.id,
-    name: net.name,
-    description: net.description,
-    isDirected: net.is_directed === 1,
-    nodeCount: net.node_count,
-    edgeCount: net.edge_count,
-    networkUUID: net.network_uuid,
-    modified: net.modified,
-    billing: { maxViews: net.max_views },
+    network: net,
     dataUrl: `${ctx.config.publicUrl}/api/v2/embed/data/${live.session.id}?network=${net.id}&exp=${exp}&sig=${sig}`,
     dataUrlExpiresAt: new Date(exp).toISOString(),
   };

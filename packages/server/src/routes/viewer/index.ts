@@ -28,6 +28,7 @@ import type { EmbedContext } from '../../domain/embedding/context.ts';
 import { exchangeLaunchToken, pageOrigin } from '../../domain/embedding/sessions.ts';
 import { saveView, updateSavedView, viewOfSession, viewsOfSession } from '../../domain/embedding/views.ts';
 import { networkOfDataLink, viewerHeartbeat, viewerNetwork, viewerSessionInfo } from '../../domain/embedding/viewer.ts';
+import { networkSummary } from '../../presenters/network.ts';
 import { acceptsGzip } from '../../http/accept-encoding.ts';
 import { runSessionMetric } from '../../domain/metrics/runs.ts';
 import { prefersAsync } from '../../http/metric-reply.ts';
@@ -95,7 +96,8 @@ export function viewerRoutes(app: App, ctx: EmbedContext): void {
   });
 
   app.get('/api/v2/embed/viewer/network', { config: skip, schema: { summary: 'Network metadata and a signed data link valid 5 minutes', tags, security, response: { 200: ref(ViewerNetworkSchema), ...viewerProblems, ...problemResponses(404) } } }, async (request) => {
-    return viewerNetwork(ctx, await viewer(request));
+    const { network, dataUrl, dataUrlExpiresAt } = await viewerNetwork(ctx, await viewer(request));
+    return { ...networkSummary(network), dataUrl, dataUrlExpiresAt };
   });
 
   app.get(

@@ -13,22 +13,20 @@ import { cancelWebJob, listWebJobs, runWebNetworkMetric, startWebMetricJob, type
 import { withDisconnectValue } from '../../http/metric-reply.ts';
 import { presentJob } from '../../presenters/job.ts';
 import { offeredMetrics } from '@netloom/engine';
-import { OfferedMetricListSchema, WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, WebNetworkValueSchema, ref, cookieSecurity, WebTag, webProblems } from '@netloom/protocol/http';
-import { principalOf } from '../../plugins/principal.ts';
+import { OfferedMetricListSchema, WebJobIdParams, WebJobListQuery, WebJobListSchema, WebJobSchema, WebMetricJobBody, WebMetricJobParams, WebNetworkValueSchema, ref, webProblems } from '@netloom/protocol/http';
+import { webRoutes } from '../../plugins/web-routes.ts';
 
 function present(w: WebJob) {
   return { ...presentJob(w.job, { withResult: false }), networkName: w.networkName, value: w.value };
 }
 
 export function webJobRoutes(app: App): void {
-  const base = { tags: [WebTag], security: cookieSecurity };
-  const web = { web: true };
+  const web = webRoutes(app);
 
-  app.get(
+  web.get(
     '/app/api/jobs',
-    { config: web, schema: { ...base, summary: 'Your metric jobs, newest first: status, progress, ETA, network', querystring: WebJobListQuery, response: { 200: ref(WebJobListSchema), ...webProblems(400, 401, 403, 429) } } },
-    async (request) => {
-      const w = principalOf(request, 'web');
+    { summary: 'Your metric jobs, newest first: status, progress, ETA, network', querystring: WebJobListQuery, response: { 200: ref(WebJobListSchema), ...webProblems(400, 401, 403, 429) } },
+    async (request, _reply, w) => {
       const q = request.query;
       const limit = q.limit === undefined ? 50 : Number(q.limit);
       const offset = q.offset === undefined ? 0 : Number(q.offset);
@@ -38,58 +36,40 @@ export function webJobRoutes(app: App): void {
     },
   );
 
-  app.get(
-    '/app/api/metrics',
-    { config: web, schema: { ...base, summary: 'The metrics the app offers to run: every metric of the registry that runs with its defaults', response: { 200: ref(OfferedMetricListSchema), ...webProblems(401, 403, 429) } } },
-    async (request) => {
-      principalOf(request, 'web');
-      return { metrics: offeredMetrics() };
-    },
-  );
+  web.get('/app/api/metrics', { summary: 'The metrics the app offers to run: every metric of the registry that runs with its defaults', response: { 200: ref(OfferedMetricListSchema), ...webProblems(401, 403, 429) } }, async () => ({
+    metrics: offeredMetrics(),
+  }));
 
-  app.delete(
+  web.delete(
     '/app/api/jobs/:id',
-    { config: web, schema: { ...base, summary: 'Cancel one of your metric jobs (frees its worker); a finished job is answered as it is', params: WebJobIdParams, response: { 200: ref(WebJobSchema), ...webProblems(401, 403, 404, 429) } } },
-    async (request) => {
-      const w = principalOf(request, 'web');
-      return present(await cancelWebJob(app.jobDeps, w.principal, request.params.id));
-    },
+    { summary: 'Cancel one of your metric jobs (frees its worker); a finished job is answered as it is', params: WebJobIdParams, response: { 200: ref(WebJobSchema), ...webProblems(401, 403, 404, 429) } },
+    async (request, _reply, w) => present(await cancelWebJob(app.jobDeps, w.principal, request.params.id)),
   );
 
-  app.post(
+  web.post(
     '/app/api/networks/:id/metrics/:metricId',
     {
-      config: web,
-      schema: {
-        ...base,
-        summary: 'Run a metric on the network as a job (node values are written to it when it succeeds; edit access)',
-        params: WebMetricJobParams,
-        body: ref(WebMetricJobBody),
-        response: { 202: ref(WebJobSchema), ...webProblems(400, 401, 403, 404, 429) },
-      },
+      summary: 'Run a metric on the network as a job (node values are written to it when it succeeds; edit access)',
+      params: WebMetricJobParams,
+      body: ref(WebMetricJobBody),
+      response: { 202: ref(WebJobSchema), ...webProblems(400, 401, 403, 404, 429) },
     },
-    async (request, reply) => {
-      const w = principalOf(request, 'web');
+    async (request, reply, w) => {
       const { id, metricId } = request.params;
       const job = await startWebMetricJob({ ...app.jobDeps, log: request.log }, w.principal, id, metricId, request.body ?? {});
       return reply.code(202).send(present(job));
     },
   );
 
-  app.post(
+  web.post(
     '/app/api/networks/:id/metrics/:metricId/value',
     {
-      config: web,
-      schema: {
-        ...base,
-        summary: 'Compute a network-level metric now: its one number, parameters and time (node metrics run as jobs)',
-        params: WebMetricJobParams,
-        body: ref(WebMetricJobBody),
-        response: { 200: ref(WebNetworkValueSchema), ...webProblems(400, 401, 403, 404, 409, 422, 429) },
-      },
+      summary: 'Compute a network-level metric now: its one number, parameters and time (node metrics run as jobs)',
+      params: WebMetricJobParams,
+      body: ref(WebMetricJobBody),
+      response: { 200: ref(WebNetworkValueSchema), ...webProblems(400, 401, 403, 404, 409, 422, 429) },
     },
-    async (request, reply) => {
-      const w = principalOf(request, 'web');
+    async (request, reply, w) => {
       const { id, metricId } = request.params;
       const startedAt = Date.now();
       return withDisconnectValue(reply, (signal) => runWebNetworkMetric({ ...app.metricRunDeps, log: request.log }, w.principal, id, metricId, request.body ?? {}, { signal, startedAt }));
