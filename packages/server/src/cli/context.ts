@@ -15,6 +15,8 @@ export interface CliContext {
    * runs `fn`, closes, and prints its result as JSON on stdout.
    */
   run<T>(fn: (db: Kysely<Database>) => Promise<T>, opts?: { migrate?: boolean }): Promise<void>;
+  /** A commander action that `run`s `fn` with the command's arguments and options (what it answers is printed). */
+  action<A extends unknown[]>(fn: (db: Kysely<Database>, ...args: A) => Promise<unknown>): (...args: A) => Promise<void>;
   print(value: unknown): void;
 }
 
@@ -24,20 +26,30 @@ export interface CliCommand {
   register(program: Command, ctx: CliContext): void;
 }
 
+/** `netloom <name> …`: a command group whose sub-commands `declare` adds to it. */
+export function commandGroup(name: string, description: string, declare: (group: Command, ctx: CliContext) => void): CliCommand {
+  return { name, register: (program, ctx) => declare(program.command(name).description(description), ctx) };
+}
+
 export function createContext(config: Config, out: (s: string) => void = (s) => process.stdout.write(s)): CliContext {
   const print = (value: unknown) => out(JSON.stringify(value, null, 2) + '\n');
+  const run: CliContext['run'] = async (fn, opts = {}) => {
+    const handle = await openDatabase(config);
+    try {
+      if (opts.migrate !== false) await migrate(handle.db);
+      print(await fn(handle.db));
+    } finally {
+      await handle.close();
+    }
+  };
   return {
     config,
     print,
-    async run(fn, opts = {}) {
-      const handle = await openDatabase(config);
-      try {
-        if (opts.migrate !== false) await migrate(handle.db);
-        print(await fn(handle.db));
-      } finally {
-        await handle.close();
-      }
-    },
+    run,
+    action:
+      (fn) =>
+      (...args) =>
+        run((db) => fn(db, ...args)),
   };
 }
 

@@ -62,6 +62,11 @@ export async function surveyRoutes(app: App, opts: SurfaceOptions): Promise<void
   const deps = { db: app.database.db, config: app.config };
   const surface = surfaceOf(opts);
   const dirOf = (request: FastifyRequest): Directory => directoryOf(surface.principal(request));
+  /** A handler that answers what `command` answers for the caller's directory and the survey of the path. */
+  const onSurvey =
+    <T>(command: (d: typeof deps, dir: Directory, id: string) => Promise<T>) =>
+    (request: FastifyRequest & { params: { id: string } }): Promise<T> =>
+      command(deps, dirOf(request), request.params.id);
   const surveys = surface.config('surveys');
   const responses = surface.config('responses');
   const on = surface.schema;
@@ -78,9 +83,7 @@ export async function surveyRoutes(app: App, opts: SurfaceOptions): Promise<void
     async (request, reply) => reply.code(201).send(await createSurvey(deps, dirOf(request), request.body)),
   );
 
-  app.get('/surveys/:id', { config: surveys, schema: on({ summary: 'A survey', tags, params: Id, response: { 200: ref(SurveySchema), ...problemResponses(403, 404) } }) }, async (request) =>
-    getSurveyResource(deps, dirOf(request), request.params.id),
-  );
+  app.get('/surveys/:id', { config: surveys, schema: on({ summary: 'A survey', tags, params: Id, response: { 200: ref(SurveySchema), ...problemResponses(403, 404) } }) }, onSurvey(getSurveyResource));
 
   app.put(
     '/surveys/:id',
@@ -103,9 +106,7 @@ export async function surveyRoutes(app: App, opts: SurfaceOptions): Promise<void
     },
   );
 
-  app.delete('/surveys/:id', { config: surveys, schema: on({ summary: 'Delete a survey with its answers and links (owner)', tags, params: Id, response: { 200: ref(DeletedSchema), ...problemResponses(403, 404) } }) }, async (request) =>
-    deleteSurvey(deps, dirOf(request), request.params.id),
-  );
+  app.delete('/surveys/:id', { config: surveys, schema: on({ summary: 'Delete a survey with its answers and links (owner)', tags, params: Id, response: { 200: ref(DeletedSchema), ...problemResponses(403, 404) } }) }, onSurvey(deleteSurvey));
 
   app.post(
     '/surveys/:id/copy',
@@ -217,13 +218,9 @@ export async function surveyRoutes(app: App, opts: SurfaceOptions): Promise<void
     async (request) => changeLink(deps, dirOf(request), request.params.id, request.params.employeeId, true),
   );
 
-  app.get('/surveys/:id/tracking', { config: surveys, schema: on({ summary: 'Response rate, confidence band, groups, who has not started, e-mail sent', tags, params: Id, response: { 200: ref(TrackingSchema), ...problemResponses(403, 404) } }) }, async (request) =>
-    tracking(deps, dirOf(request), request.params.id),
-  );
+  app.get('/surveys/:id/tracking', { config: surveys, schema: on({ summary: 'Response rate, confidence band, groups, who has not started, e-mail sent', tags, params: Id, response: { 200: ref(TrackingSchema), ...problemResponses(403, 404) } }) }, onSurvey(tracking));
 
-  app.get('/surveys/:id/deliveries', { config: surveys, schema: on({ summary: 'E-mail deliveries of the survey (launch and reminders) and their state', tags, params: Id, response: { 200: ref(DeliveriesSchema), ...problemResponses(403, 404) } }) }, async (request) =>
-    listDeliveryStates(deps, dirOf(request), request.params.id),
-  );
+  app.get('/surveys/:id/deliveries', { config: surveys, schema: on({ summary: 'E-mail deliveries of the survey (launch and reminders) and their state', tags, params: Id, response: { 200: ref(DeliveriesSchema), ...problemResponses(403, 404) } }) }, onSurvey(listDeliveryStates));
 
   app.get(
     '/surveys/:id/responses',

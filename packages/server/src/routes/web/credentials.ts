@@ -11,32 +11,26 @@ import { SCOPE_RESOURCES, SCOPES } from '../../domain/identity/credentials/scope
 import { confirmPassword, type SignInDeps } from '../../domain/identity/sign-in.ts';
 import { createWebToken, listWebCredentials, revokeWebCredential } from '../../domain/identity/credentials/web.ts';
 import { auditUserEvent } from '../../domain/organizations/audit-events.ts';
-import { cookieSecurity, CreateCredentialBody, CreatedCredentialSchema, CredentialIdParams, RevokedCredentialSchema, ScopeListSchema, WebCredentialListSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
-import { principalOf } from '../../plugins/principal.ts';
+import { CreateCredentialBody, CreatedCredentialSchema, CredentialIdParams, RevokedCredentialSchema, ScopeListSchema, WebCredentialListSchema, webProblems, ref } from '@netloom/protocol/http';
+import { webRoutes } from '../../plugins/web-routes.ts';
 
 export function webCredentialRoutes(app: App, deps: SignInDeps): void {
   const db = app.database.db;
-  const base = { tags: [WebTag], security: cookieSecurity };
-  const web = { web: true };
+  const web = webRoutes(app);
 
-  app.get('/app/api/scopes', { config: web, schema: { ...base, summary: 'Resources and scopes a credential can hold', response: { 200: ref(ScopeListSchema), ...webProblems(401, 403, 429) } } }, async (request) => {
-    principalOf(request, 'web');
-    return { resources: [...SCOPE_RESOURCES], scopes: [...SCOPES] };
-  });
+  web.get('/app/api/scopes', { summary: 'Resources and scopes a credential can hold', response: { 200: ref(ScopeListSchema), ...webProblems(401, 403, 429) } }, async () => ({
+    resources: [...SCOPE_RESOURCES],
+    scopes: [...SCOPES],
+  }));
 
-  app.get('/app/api/credentials', { config: web, schema: { ...base, summary: "Your API credentials, and the organization's for Owners/Admins", response: { 200: ref(WebCredentialListSchema), ...webProblems(401, 403, 429) } } }, async (request) => {
-    const w = principalOf(request, 'web');
-    return { credentials: await listWebCredentials(db, w) };
-  });
+  web.get('/app/api/credentials', { summary: "Your API credentials, and the organization's for Owners/Admins", response: { 200: ref(WebCredentialListSchema), ...webProblems(401, 403, 429) } }, async (_request, _reply, w) => ({
+    credentials: await listWebCredentials(db, w),
+  }));
 
-  app.post(
+  web.post(
     '/app/api/credentials',
-    {
-      config: web,
-      schema: { ...base, summary: 'Create a bearer token (password re-entered); the token is shown once', body: ref(CreateCredentialBody), response: { 201: ref(CreatedCredentialSchema), ...webProblems(400, 401, 403, 429) } },
-    },
-    async (request, reply) => {
-      const w = principalOf(request, 'web');
+    { summary: 'Create a bearer token (password re-entered); the token is shown once', body: ref(CreateCredentialBody), response: { 201: ref(CreatedCredentialSchema), ...webProblems(400, 401, 403, 429) } },
+    async (request, reply, w) => {
       const body = request.body;
       await confirmPassword(deps, w.user, body.password, request.ip);
       const created = await createWebToken(db, w, body, app.config.limits.maxCredentialsPerUser);
@@ -46,11 +40,10 @@ export function webCredentialRoutes(app: App, deps: SignInDeps): void {
     },
   );
 
-  app.delete(
+  web.delete(
     '/app/api/credentials/:id',
-    { config: web, schema: { ...base, summary: 'Revoke a credential (effective on its next request)', params: CredentialIdParams, response: { 200: ref(RevokedCredentialSchema), ...webProblems(401, 403, 404, 429) } } },
-    async (request) => {
-      const w = principalOf(request, 'web');
+    { summary: 'Revoke a credential (effective on its next request)', params: CredentialIdParams, response: { 200: ref(RevokedCredentialSchema), ...webProblems(401, 403, 404, 429) } },
+    async (request, _reply, w) => {
       const { id } = request.params;
       await revokeWebCredential(db, w, id);
       await auditUserEvent(app.embedContext, w.userId, 'credential.revoke', id);
