@@ -1,25 +1,21 @@
 /**
- * Test harness: a real app (buildApp) on a fresh database — SQLite in a temp dir, or PostgreSQL in a
- * schema of its own (dropped at close) — plus factories for users, organizations and credentials.
+ * Test harness: a real app (buildApp) on a fresh database (db.ts: SQLite in a temp dir, or PostgreSQL in a
+ * schema of its own, dropped at close) — plus factories for users, organizations and credentials.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
-import { loadConfig, type Config } from '../../src/config.ts';
+import type { Config } from '../../src/config.ts';
 import { buildApp } from '../../src/app.ts';
-import { openDatabase, type DatabaseHandle } from '../../src/store/db.ts';
-import { migrate } from '../../src/store/migrations/index.ts';
+import type { DatabaseHandle } from '../../src/store/db.ts';
 import { createUser, createOrganization, addMember } from '../../src/domain/identity/users.ts';
 import { createBasicKey } from '../../src/domain/identity/credentials/basic-keys.ts';
 import { createToken } from '../../src/domain/identity/credentials/tokens.ts';
 import type { OrgRole, Plan } from '../../src/store/schema.ts';
+import { openTestDatabase, PG_URL, TEST_DIALECTS, type Dialect } from './db.ts';
 
-export type Dialect = 'sqlite' | 'postgres';
-export const PG_URL = process.env.NETLOOM_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const DIALECTS: Dialect[] = process.env.NETLOOM_TEST_DIALECTS ? (process.env.NETLOOM_TEST_DIALECTS.split(',') as Dialect[]) : ['sqlite', 'postgres'];
+export { PG_URL, type Dialect };
+/** The dialects the suites run on (NETLOOM_TEST_DIALECTS, default both). */
+export const DIALECTS: Dialect[] = TEST_DIALECTS;
 
 export interface TestApp {
   app: FastifyInstance;
@@ -38,16 +34,8 @@ export interface TestApp {
 let counter = 0;
 
 export async function testApp(dialect: Dialect = 'sqlite', env: Record<string, string> = {}, deps: { now?: () => number; logger?: Record<string, unknown> } = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'netloom-test-'));
-  const schema = dialect === 'postgres' ? `t_${process.pid}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}` : undefined;
-  const config = loadConfig({
-    NETLOOM_DATA_DIR: dir,
-    LOG_LEVEL: 'silent',
-    ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL, NETLOOM_DB_SCHEMA: schema } : {}),
-    ...env,
-  });
-  const database = await openDatabase(config);
-  await migrate(database.db);
+  const tdb = await openTestDatabase(dialect, env);
+  const { handle: database, config } = tdb;
   const app = await buildApp(config, { database, logger: deps.logger ?? (process.env.NETLOOM_TEST_LOG ? undefined : false), now: deps.now });
   await app.ready();
   const t: TestApp = {
@@ -56,9 +44,7 @@ export async function testApp(dialect: Dialect = 'sqlite', env: Record<string, s
     config,
     async close() {
       await app.close();
-      if (schema) await sql.raw(`drop schema if exists "${schema}" cascade`).execute(database.db);
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
+      await tdb.close();
     },
     listen: () => app.listen({ port: 0, host: '127.0.0.1' }),
     async user(opts = {}) {
