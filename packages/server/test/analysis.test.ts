@@ -137,6 +137,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(u.groups.map((g: { value: string }) => g.value), ['Sales', 'Other (< 3)']);
       assert.deepEqual(u.suppressed, { a: 4, b: 4 });
       assert.equal(u.metrics, undefined);
+      // asked again: the same answer (prepared sides are kept per network version); after b changes, its new version
+      const again = (await post('/api/v2/networks/compare', { a: a._id, b: b._id, metrics: ['outDegree'], attribute: 'team' })).json();
+      assert.deepEqual({ ...again, meta: null }, { ...c, meta: null });
+      const third = { ...second, edges: second.edges.filter((e) => !(e.source === 'e' && e.target === 'h')) };
+      const put = await t.app.inject({ method: 'PUT', url: `/api/v2/networks/${b._id}`, headers: bearer(t.ownerToken), payload: { name: 'Wave 2', networkJSON: third } });
+      assert.equal(put.statusCode, 200, put.body);
+      const changed = (await post('/api/v2/networks/compare', { a: a._id, b: b._id, metrics: ['outDegree'], attribute: 'team' })).json();
+      assert.deepEqual(changed.ties.added, [], 'the edit is seen: e→h is no longer added');
+      assert.equal(changed.metrics.outDegree.e.b, c.metrics.outDegree.e.b - 1);
     });
 
     test('compare: access as reading both networks, scopes, plans, 400s naming the field', async () => {

@@ -17,8 +17,9 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { EngineError } from '../errors.ts';
 import type { RequestLimits } from './request.ts';
-import { fromWire, WorkerFailure, type CompareDiffTask, type CompareSideTask, type CompareTask, type RunReply, type RunTask, type TaskNetwork } from './protocol.ts';
-import { firstFailure } from '../compare/compare.ts';
+import { fromWire, WorkerFailure, type CompareDiffTask, type CompareSideTask, type CompareTask, type RunReply, type RunTask, type TaskNetwork, type WireError } from './protocol.ts';
+import { firstFailure, type CompareDigest } from '../compare/compare.ts';
+import { DigestCache } from './digest-cache.ts';
 import { parallelMetric } from './shard.ts';
 
 export interface MetricPoolOptions {
@@ -36,6 +37,16 @@ export interface MetricPoolOptions {
   filename?: string;
   /** How often a job's `onProgress` is called (default 500 ms). */
   progressIntervalMs?: number;
+  /** Bytes of prepared compare sides kept for repeat compares (digest-cache.ts; default 128 MiB, 0 = none). */
+  compareCacheBytes?: number;
+}
+
+/** One network of a compare: read only when its digest is not cached (`key`: the network and its version). */
+export interface CompareSource {
+  networkDirected: boolean;
+  key?: string;
+  /** The network's JSON text, and the key of the version read (it may be newer than `key`). */
+  load(): Promise<{ text: Uint8Array; key?: string }>;
 }
 
 export interface MetricJob {
@@ -87,6 +98,7 @@ export class MetricPool {
   readonly progressIntervalMs: number;
   private readonly piscina: Piscina;
   private readonly limits: RequestLimits;
+  private readonly digests: DigestCache;
   private accepted = 0;
   private runningTasks = 0;
   private splits = 0;
@@ -99,6 +111,7 @@ export class MetricPool {
     this.graceMs = opts.graceMs ?? 300;
     this.progressIntervalMs = opts.progressIntervalMs ?? 500;
     this.limits = opts.limits ?? {};
+    this.digests = new DigestCache(opts.compareCacheBytes ?? 128 * 1024 * 1024);
     this.piscina = new Piscina({
       filename: opts.filename ?? new URL('./worker.ts', import.meta.url).href,
       minThreads: this.workers,
@@ -154,33 +167,43 @@ export class MetricPool {
   /**
    * Compares two networks (compare/compare.ts) with the same admission, deadline and cancellation as a
    * metric job: both networks are parsed and prepared at once, each by its own task (two workers when
-   * the pool has them), then one task compares the two digests. Answers the JSON text of the comparison.
+   * the pool has them), then one task compares the two digests. A side with a `key` (its network and
+   * version) is looked up in the digest cache first (digest-cache.ts; with the compare's parameters) and
+   * `load` runs only on a miss. Answers the JSON text of the comparison.
    */
-  async compare(job: { a: { text: Uint8Array; networkDirected: boolean }; b: { text: Uint8Array; networkDirected: boolean }; params: Record<string, unknown>; signal?: AbortSignal; startedAt?: number }): Promise<Uint8Array> {
-    const asJob: MetricJob = { metric: 'compare', network: { kind: 'stored', text: job.a.text, networkDirected: job.a.networkDirected, params: {} }, signal: job.signal, startedAt: job.startedAt };
-    return this.admit(asJob, async (deadline, signal) => {
+  async compare(job: { a: CompareSource; b: CompareSource; params: Record<string, unknown>; signal?: AbortSignal; startedAt?: number }): Promise<Uint8Array> {
+    const asJob: MetricJob = { metric: 'compare', network: { kind: 'stored', text: new Uint8Array(0), networkDirected: job.a.networkDirected, params: {} }, signal: job.signal, startedAt: job.startedAt };
+    const run = this.admit(asJob, async (deadline, signal) => {
       const directed = job.a.networkDirected && job.b.networkDirected;
-      const side = async (s: { text: Uint8Array; networkDirected: boolean }) => {
-        const task: CompareSideTask = { op: 'compareSide', text: s.text, networkDirected: s.networkDirected, directed, params: job.params, deadline };
-        return this.task(task, signal, transferable({ kind: 'stored', text: s.text, networkDirected: true, params: {} }));
+      const p = job.params;
+      const cacheKey = (key: string, s: CompareSource) => JSON.stringify([key, s.networkDirected, directed, p.metricEdgeWeights ?? null, p.attribute ?? null, p.minGroupSize ?? null, p.metrics ?? []]);
+      const side = async (s: CompareSource): Promise<{ digest: CompareDigest<WireError>; computeMs: number }> => {
+        const hit = s.key === undefined ? undefined : this.digests.get(cacheKey(s.key, s));
+        if (hit) return { digest: hit, computeMs: 0 };
+        const loaded = await s.load().catch((err: unknown) => {
+          throw new LoadFailure(err);
+        });
+        const task: CompareSideTask = { op: 'compareSide', text: loaded.text, networkDirected: s.networkDirected, directed, params: p, deadline };
+        const reply = await this.task(task, signal, transferable({ kind: 'stored', text: loaded.text, networkDirected: true, params: {} }));
+        if (!reply.ok) throw fromWire(reply.error);
+        if (reply.kind !== 'compareSide') throw new WorkerFailure('unexpected reply to a compare side task');
+        if (loaded.key !== undefined) this.digests.set(cacheKey(loaded.key, s), reply.digest);
+        return { digest: reply.digest, computeMs: reply.stats.computeMs };
       };
       // both settle before either's error is thrown: side a's error first, as the one-thread order meets them
-      const [ra, rb] = await Promise.allSettled([side(job.a), side(job.b)]);
-      const digests = [ra, rb].map((r) => {
-        if (r.status === 'rejected') throw r.reason;
-        if (!r.value.ok) throw fromWire(r.value.error);
-        if (r.value.kind !== 'compareSide') throw new WorkerFailure('unexpected reply to a compare side task');
-        return r.value;
-      });
-      const [a, b] = digests;
+      const [a, b] = settledInOrder(await Promise.allSettled([side(job.a), side(job.b)]));
       const failure = firstFailure(a.digest, b.digest);
       if (failure) throw fromWire(failure);
-      const task: CompareDiffTask = { op: 'compareDiff', a: a.digest, b: b.digest, directed, params: job.params, deadline, sidesComputeMs: a.stats.computeMs + b.stats.computeMs };
-      const transfer = [a.digest, b.digest].flatMap((d) => [d.off, d.adj, d.w]).flatMap((t) => (t.byteOffset === 0 && t.buffer instanceof ArrayBuffer && t.byteLength === t.buffer.byteLength ? [t.buffer] : []));
-      const reply = await this.task(task, signal, [...new Set(transfer)]);
+      // the digests' arrays are copied to the worker, not moved: the cache keeps them
+      const task: CompareDiffTask = { op: 'compareDiff', a: a.digest, b: b.digest, directed, params: p, deadline, sidesComputeMs: a.computeMs + b.computeMs };
+      const reply = await this.task(task, signal);
       if (!reply.ok) throw fromWire(reply.error);
       if (reply.kind !== 'report' || !reply.response) throw new WorkerFailure('unexpected reply to a compare task');
       return reply.response;
+    });
+    // the caller's own errors (a network gone while it was read) come out as they were thrown
+    return run.catch((err: unknown) => {
+      throw err instanceof LoadFailure ? err.error : err;
     });
   }
 
@@ -234,7 +257,7 @@ export class MetricPool {
         ? new EngineError('METRIC_TIMEOUT', `metric compute time limit of ${limitMs / 1000} s reached`)
         : new EngineError('CANCELLED', 'the request was cancelled');
     }
-    if (err instanceof EngineError || err instanceof WorkerFailure || err instanceof PoolBusyError) return err;
+    if (err instanceof EngineError || err instanceof WorkerFailure || err instanceof PoolBusyError || err instanceof LoadFailure) return err;
     return new WorkerFailure(`metric worker failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 
@@ -315,6 +338,23 @@ export class MetricPool {
     this.closed = true;
     await this.piscina.destroy();
   }
+}
+
+/** An error of a compare source's `load` (the caller's: passed back to it unchanged). */
+class LoadFailure extends Error {
+  readonly error: unknown;
+  constructor(error: unknown) {
+    super('a compare source could not be read');
+    this.error = error;
+  }
+}
+
+/** The values of settled promises, or the first rejection in their order. */
+function settledInOrder<T>(results: PromiseSettledResult<T>[]): T[] {
+  return results.map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
 }
 
 /** Buffers of a task network that can be moved to the worker (whole, unshared ArrayBuffers only). */

@@ -17,6 +17,9 @@ import { createNetwork } from './create.ts';
 import { surveyGroupFloor } from '../metrics/survey-groups.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { checkMetricPlan, loadStoredNetwork, requireScopeOf } from '../metrics/runs.ts';
+import { loadNetworkFor } from './access.ts';
+import type { NetworkRecord } from '../../store/networks.ts';
+import type { CompareSource } from '@netloom/engine/pool/index.ts';
 import { MetricCancelled, type MetricRunDeps, type RunOptions } from '../metrics/compute.ts';
 
 export interface CompareRequest extends CompareParams {
@@ -32,16 +35,27 @@ export async function compareStoredNetworks(deps: MetricRunDeps, p: Principal, b
     requireScopeOf(p, 'metrics:write');
     for (const id of metrics) await checkMetricPlan(deps.db, p, getMetric(id));
   }
-  // both read at once (their gunzips run side by side); a's failure first, as when read one after the other
-  const [a, b] = settledInOrder(await Promise.allSettled([loadStoredNetwork(deps.db, p, body.a, 'read'), loadStoredNetwork(deps.db, p, body.b, 'read')]));
+  // access to both first (a's refusal first); the JSON is read only for a network whose prepared side is
+  // not cached (pool: digest-cache.ts, keyed by network and version), both at once (gunzips side by side)
+  const [na, nb] = settledInOrder(await Promise.allSettled([loadNetworkFor(deps.db, p, body.a, 'read'), loadNetworkFor(deps.db, p, body.b, 'read')]));
   // Survey networks: the group changes honour the larger of the two surveys' minimum group sizes (§11).
   const floor = Math.max((await surveyGroupFloor(deps.db, body.a)) ?? 1, (await surveyGroupFloor(deps.db, body.b)) ?? 1);
   const minGroupSize = Math.max(body.minGroupSize ?? 1, floor);
   const params: CompareParams & Record<string, unknown> = { metrics, attribute: body.attribute, minGroupSize, metricEdgeWeights: body.metricEdgeWeights };
+  const source = (id: string, net: NetworkRecord): CompareSource => ({
+    networkDirected: isDirected(net),
+    key: `${id}@${net.version}`,
+    load: async () => {
+      const stored = await loadStoredNetwork(deps.db, p, id, 'read');
+      // the version read may be newer than the one checked: it is kept under its own key, and a change of direction too
+      if (isDirected(stored.net) !== isDirected(net)) throw new DomainError('CONFLICT', 'the network is being changed; retry');
+      return { text: stored.text, key: `${id}@${stored.version}` };
+    },
+  });
   const started = performance.now();
   try {
-    const out = await deps.pool.compare({ a: { text: a.text, networkDirected: a.directed }, b: { text: b.text, networkDirected: b.directed }, params, signal: opts.signal, startedAt: opts.startedAt });
-    deps.log?.info({ a: body.a, b: body.b, nodes: a.net.node_count + b.net.node_count, metrics: metrics.length, elapsedMs: Math.round(performance.now() - started) }, 'networks compared');
+    const out = await deps.pool.compare({ a: source(body.a, na.net), b: source(body.b, nb.net), params, signal: opts.signal, startedAt: opts.startedAt });
+    deps.log?.info({ a: body.a, b: body.b, nodes: na.net.node_count + nb.net.node_count, metrics: metrics.length, elapsedMs: Math.round(performance.now() - started) }, 'networks compared');
     return out;
   } catch (err) {
     if (err instanceof EngineError && err.code === 'METRIC_TIMEOUT') {
@@ -52,6 +66,8 @@ export async function compareStoredNetworks(deps: MetricRunDeps, p: Principal, b
     throw err;
   }
 }
+
+const isDirected = (net: NetworkRecord) => net.is_directed === 1 || (net.is_directed as unknown) === true;
 
 /** The values of settled promises, or the first rejection in their order. */
 function settledInOrder<T>(results: PromiseSettledResult<T>[]): T[] {
