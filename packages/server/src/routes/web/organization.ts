@@ -10,18 +10,17 @@ import { isOrgAdmin } from '../../domain/identity/users.ts';
 import { createInvitation } from '../../domain/identity/user-links.ts';
 import { auditOrgEvent, auditUserEvent } from '../../domain/organizations/audit-events.ts';
 import { mailInvitation } from '../../domain/identity/reset-mail.ts';
-import { cookieSecurity, CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, WebTag, webProblems, ref } from '@netloom/protocol/http';
-import { principalOf } from '../../plugins/principal.ts';
+import { CreatedLinkSchema, InvitationBody, OrgSettingsBody, OrgSettingsSchema, webProblems, ref } from '@netloom/protocol/http';
+import { webRoutes } from '../../plugins/web-routes.ts';
 
 export function webOrganizationRoutes(app: App): void {
   const db = app.database.db;
-  const base = { tags: [WebTag], security: cookieSecurity };
+  const web = webRoutes(app);
 
-  app.put(
+  web.put(
     '/app/api/organization/settings',
-    { config: { web: true }, schema: { ...base, summary: "Change the organization's settings (require MFA)", body: ref(OrgSettingsBody), response: { 200: ref(OrgSettingsSchema), ...webProblems(400, 401, 403, 429) } } },
-    async (request) => {
-      const w = principalOf(request, 'web');
+    { summary: "Change the organization's settings (require MFA)", body: ref(OrgSettingsBody), response: { 200: ref(OrgSettingsSchema), ...webProblems(400, 401, 403, 429) } },
+    async (request, _reply, w) => {
       const { requireMfa } = request.body;
       await setOrganizationRequireMfa(db, w.membership, requireMfa, app.now());
       request.log.info({ orgId: w.membership?.org_id, requireMfa }, 'organization require-MFA changed');
@@ -30,11 +29,10 @@ export function webOrganizationRoutes(app: App): void {
     },
   );
 
-  app.post(
+  web.post(
     '/app/api/organization/invitations',
-    { config: { web: true }, schema: { ...base, summary: 'Invite someone into the organization: a one-time link valid 7 days', body: ref(InvitationBody), response: { 201: ref(CreatedLinkSchema), ...webProblems(400, 401, 403, 409, 429) } } },
-    async (request, reply) => {
-      const w = principalOf(request, 'web');
+    { summary: 'Invite someone into the organization: a one-time link valid 7 days', body: ref(InvitationBody), response: { 201: ref(CreatedLinkSchema), ...webProblems(400, 401, 403, 409, 429) } },
+    async (request, reply, w) => {
       if (!w.membership || !isOrgAdmin(w.membership)) throw new DomainError('FORBIDDEN', 'only Owners and Admins of an organization invite members');
       const body = request.body;
       const link = await createInvitation(db, app.config.publicUrl, { email: body.email, orgId: w.membership.org_id, role: body.role ?? 'Standard User', createdBy: `user:${w.userId}`, inviterUserId: w.userId }, app.now());
