@@ -35,20 +35,18 @@ import type { Graph } from '../graph/csr.ts';
 import { allNodes, localityOrder } from './sources.ts';
 import { dijkstraQueue, type DijkstraQueue } from './queues.ts';
 import { BfsDag, relabeled, type Adjacency } from './bfs-dag.ts';
-import type { Checkpoint, Progress } from './progress.ts';
+import { forEachSource, type Checkpoint, type Progress } from './progress.ts';
 
 /** Shortest-path betweenness dependencies, BFS when `g.weighted` is false, Dijkstra otherwise. */
 export function brandes(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint, progress?: Progress): void {
   if (g.weighted) dijkstraSourceLoop(g, sources, out, false, checkpoint, progress);
   else bfsSourceLoop(g, sources, out, false, checkpoint, progress);
-  if (progress) progress(sources.length, sources.length);
 }
 
 /** Load (Newman 2001 / Goh et al. 2001) dependencies as NetworkX `load_centrality`. */
 export function load(g: Graph, sources: Int32Array, out: Float64Array, checkpoint?: Checkpoint, progress?: Progress): void {
   if (g.weighted) dijkstraSourceLoop(g, sources, out, true, checkpoint, progress);
   else bfsSourceLoop(g, sources, out, true, checkpoint, progress);
-  if (progress) progress(sources.length, sources.length);
 }
 
 /** Relabel the graph for locality (bfs-dag.ts `relabeled`) from this many sources: it costs about one search. */
@@ -69,12 +67,10 @@ function bfsSourceLoop(g: Graph, sources: Int32Array, out: Float64Array, load: b
     acc = new Float64Array(g.n);
   }
   const dag = new BfsDag(adj);
-  for (let si = 0; si < src.length; si++) {
-    if (checkpoint) checkpoint();
-    if (progress) progress(si, src.length);
-    dag.build(src[si], load);
+  forEachSource(src, checkpoint, progress, (s) => {
+    dag.build(s, load);
     dag.accumulate(acc, load);
-  }
+  });
   if (order) for (let i = 0; i < g.n; i++) out[order[i]] += acc[i];
 }
 
@@ -199,10 +195,8 @@ class DijkstraDag {
  */
 function dijkstraSourceLoop(g: Graph, sources: Int32Array, out: Float64Array, load: boolean, checkpoint?: Checkpoint, progress?: Progress): void {
   const dag = new DijkstraDag(g);
-  for (let si = 0; si < sources.length; si++) {
-    if (checkpoint) checkpoint();
-    if (progress) progress(si, sources.length);
-    dag.build(sources[si], load);
+  forEachSource(sources, checkpoint, progress, (s) => {
+    dag.build(s, load);
     dag.accumulate(out, load);
-  }
+  });
 }

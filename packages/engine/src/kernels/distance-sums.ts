@@ -21,7 +21,7 @@
  * (pivot sampling); docs/metrics.md (closenessCentrality, harmonicCentrality).
  */
 import type { Graph } from '../graph/csr.ts';
-import type { Checkpoint, Progress } from './progress.ts';
+import { forEachSource, type Checkpoint, type Progress } from './progress.ts';
 import { dijkstraQueue, type DijkstraQueue } from './queues.ts';
 
 /**
@@ -148,10 +148,7 @@ export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boo
   const search = reverse ? new DijkstraSearch(g.n, g.inOff, g.inAdj, g.inW) : new DijkstraSearch(g.n, g.outOff, g.outAdj, g.outW);
   const { dist, order } = search;
   const { sum, reach, inv, ecc } = out;
-  for (let si = 0; si < sources.length; si++) {
-    if (checkpoint) checkpoint();
-    if (progress) progress(si, sources.length);
-    const s = sources[si];
+  forEachSource(sources, checkpoint, progress, (s) => {
     const cnt = search.run(s);
     let total = 0;
     let harm = 0;
@@ -166,8 +163,7 @@ export function dijkstraDistanceSums(g: Graph, sources: Int32Array, reverse: boo
     if (reach) reach[s] = cnt;
     if (inv) inv[s] = harm;
     if (ecc) ecc[s] = maxD;
-  }
-  if (progress) progress(sources.length, sources.length);
+  });
 }
 
 /**
@@ -190,10 +186,7 @@ export function pivotDistanceSums(
   if (!g.weighted) {
     const order = new Int32Array(n);
     const dist = new Int32Array(n).fill(-1);
-    for (let si = 0; si < pivots.length; si++) {
-      if (checkpoint) checkpoint();
-      if (progress) progress(si, pivots.length);
-      const s = pivots[si];
+    forEachSource(pivots, checkpoint, progress, (s) => {
       dist[s] = 0;
       order[0] = s;
       let head = 0;
@@ -215,16 +208,12 @@ export function pivotDistanceSums(
       }
       own[s] = total;
       for (let i = 0; i < tail; i++) dist[order[i]] = -1;
-    }
-    if (progress) progress(pivots.length, pivots.length);
+    });
     return;
   }
   const search = new DijkstraSearch(n, off, adj, g.outW);
   const { dist } = search;
-  for (let si = 0; si < pivots.length; si++) {
-    if (checkpoint) checkpoint();
-    if (progress) progress(si, pivots.length);
-    const s = pivots[si];
+  forEachSource(pivots, checkpoint, progress, (s) => {
     const cnt = search.run(s);
     let total = 0;
     for (let i = 0; i < cnt; i++) {
@@ -236,6 +225,5 @@ export function pivotDistanceSums(
       cntAt[v] += 1;
     }
     own[s] = total;
-  }
-  if (progress) progress(pivots.length, pivots.length);
+  });
 }

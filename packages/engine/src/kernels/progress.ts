@@ -22,3 +22,18 @@ export type Progress = (done: number, total: number) => void;
  * the kernel (the metric layer's deadline, METRIC_TIMEOUT, or a cancelled job).
  */
 export type Checkpoint = () => void;
+
+/**
+ * The source loop of the per-source kernels (brandes.ts, distance-sums.ts): for each source in order,
+ * `checkpoint()` and `progress(sources done, total)`, then `visit(source)`; finally `progress(total, total)`.
+ * One call of `visit` is one whole search (O(n + arcs)): the call costs nothing next to it.
+ */
+export function forEachSource(sources: Int32Array, checkpoint: Checkpoint | undefined, progress: Progress | undefined, visit: (s: number) => void): void {
+  const total = sources.length;
+  for (let si = 0; si < total; si++) {
+    if (checkpoint) checkpoint();
+    if (progress) progress(si, total);
+    visit(sources[si]);
+  }
+  if (progress) progress(total, total);
+}

@@ -4,7 +4,8 @@
  * rounding, and a run NetworkX would abandon (PowerIterationFailedConvergence) is abandoned here too.
  *
  * All kernels take a CSR `Graph` and work on typed arrays; they return `null` when the iteration does
- * not converge within `maxIter` (the metric layer turns that into NOT_CONVERGED). The iterative ones take
+ * not converge within `maxIter`, or diverges first (the metric layer turns that into NOT_CONVERGED);
+ * eigenvector, Katz, HITS and PageRank run one loop, `iterate`, with their own step. The iterative ones take
  * an optional `progress(iteration, maxIter)` (kernels/progress.ts), called after each iteration and with
  * (maxIter, maxIter) on convergence.
  * "Pull" products use the in-rows: (Aᵀx)_v = Σ_{u→v} w_uv x_u (undirected graphs share out/in rows).
@@ -16,15 +17,45 @@ export type Checkpoint = () => void;
 const noop: Checkpoint = () => {};
 
 /**
+ * One step of a power iteration: writes the next iterate of `x` into `y` (every entry) and returns the
+ * error the scheme tests, ‖y − x‖₁ in NetworkX's schemes; a non-finite error abandons the iteration.
+ */
+type Step = (x: Float64Array, y: Float64Array) => number;
+
+/**
+ * The loop every iterative kernel here shares, as NetworkX runs it: from `x0`, up to `maxIter` steps
+ * (two buffers, swapped); converged when the step's error is below `threshold` → the iterate (after
+ * `progress(maxIter, maxIter)`); else `checkpoint()` and `progress(it + 1, maxIter)` and the next step.
+ * Returns null when `maxIter` steps do not converge, or at once on a non-finite error (NaN or ±∞: the
+ * iterate has diverged, or the step found no direction, and no later step can converge).
+ */
+function iterate(x0: Float64Array, step: Step, maxIter: number, threshold: number, checkpoint: Checkpoint, progress: Progress | undefined): Float64Array | null {
+  let x = x0;
+  let y: Float64Array = new Float64Array(x0.length);
+  for (let it = 0; it < maxIter; it++) {
+    const err = step(x, y);
+    const t = x;
+    x = y;
+    y = t;
+    if (err < threshold) {
+      if (progress) progress(maxIter, maxIter);
+      return x;
+    }
+    if (!Number.isFinite(err)) return null;
+    checkpoint();
+    if (progress) progress(it + 1, maxIter);
+  }
+  return null;
+}
+
+/**
  * NetworkX `eigenvector_centrality(G, max_iter, tol, weight)`: x₀ = 1/n; x ← (x + Aᵀx) / ‖x + Aᵀx‖₂;
  * stop when ‖x − x_last‖₁ < n·tol. Left eigenvector on directed graphs (in-edges count).
  */
 export function eigenvectorCentrality(g: Graph, maxIter: number, tol: number, checkpoint: Checkpoint = noop, progress?: Progress): Float64Array | null {
   const n = g.n;
   const { inOff, inAdj, inW } = g;
-  let x = new Float64Array(n).fill(1 / n);
-  let y = new Float64Array(n);
-  for (let it = 0; it < maxIter; it++) {
+  const step: Step = (x, y) => {
     let sq = 0;
     for (let v = 0; v < n; v++) {
       let s = x[v];
@@ -39,17 +70,9 @@ export function eigenvectorCentrality(g: Graph, maxIter: number, tol: number, ch
       err += Math.abs(z - x[v]);
       y[v] = z;
     }
-    const t = x;
-    x = y;
-    y = t;
-    if (err < n * tol) {
-      if (progress) progress(maxIter, maxIter);
-      return x;
-    }
-    checkpoint();
-    if (progress) progress(it + 1, maxIter);
-  }
-  return null;
+    return err;
+  };
+  return iterate(new Float64Array(n).fill(1 / n), step, maxIter, n * tol, checkpoint, progress);
 }
 
 /**
@@ -69,9 +92,7 @@ export function katzCentrality(
 ): Float64Array | null {
   const n = g.n;
   const { inOff, inAdj, inW } = g;
-  let x = new Float64Array(n);
-  let y = new Float64Array(n);
-  for (let it = 0; it < maxIter; it++) {
+  const step: Step = (x, y) => {
     let err = 0;
     for (let v = 0; v < n; v++) {
       let s = 0;
@@ -80,24 +101,16 @@ export function katzCentrality(
       err += Math.abs(z - x[v]);
       y[v] = z;
     }
-    const t = x;
-    x = y;
-    y = t;
-    if (err < n * tol) {
-      if (normalized) {
-        let sq = 0;
-        for (let v = 0; v < n; v++) sq += x[v] * x[v];
-        const s = sq === 0 ? 1 : 1 / Math.sqrt(sq);
-        for (let v = 0; v < n; v++) x[v] *= s;
-      }
-      if (progress) progress(maxIter, maxIter);
-      return x;
-    }
-    if (!Number.isFinite(err)) return null;
-    checkpoint();
-    if (progress) progress(it + 1, maxIter);
+    return err;
+  };
+  const x = iterate(new Float64Array(n), step, maxIter, n * tol, checkpoint, progress);
+  if (x && normalized) {
+    let sq = 0;
+    for (let v = 0; v < n; v++) sq += x[v] * x[v];
+    const s = sq === 0 ? 1 : 1 / Math.sqrt(sq);
+    for (let v = 0; v < n; v++) x[v] *= s;
   }
-  return null;
+  return x;
 }
 
 export interface SpectralRadiusEstimate {
@@ -196,8 +209,6 @@ export function hits(
 ): { hubs: Float64Array; authorities: Float64Array } | null {
   const n = g.n;
   const { outOff, outAdj, outW, inOff, inAdj, inW } = g;
-  let a = new Float64Array(n).fill(1 / Math.sqrt(n));
-  let b = new Float64Array(n);
   const h = new Float64Array(n);
   const matvecA = (src: Float64Array, dst: Float64Array) => {
     for (let u = 0; u < n; u++) {
@@ -206,8 +217,8 @@ export function hits(
       dst[u] = s;
     }
   };
-  let converged = false;
-  for (let it = 0; it < maxIter; it++) {
+  // b ← AᵀA·a / ‖AᵀA·a‖₂ (h = A·a on the way); AᵀA·a = 0 (no direction left) abandons the iteration
+  const step: Step = (a, b) => {
     matvecA(a, h);
     let sq = 0;
     for (let v = 0; v < n; v++) {
@@ -216,7 +227,7 @@ export function hits(
       b[v] = s;
       sq += s * s;
     }
-    if (sq === 0) return null;
+    if (sq === 0) return NaN;
     const inv = 1 / Math.sqrt(sq);
     let err = 0;
     for (let v = 0; v < n; v++) {
@@ -224,18 +235,10 @@ export function hits(
       err += Math.abs(z - a[v]);
       b[v] = z;
     }
-    const t = a;
-    a = b;
-    b = t;
-    if (err < tol) {
-      converged = true;
-      break;
-    }
-    checkpoint();
-    if (progress) progress(it + 1, maxIter);
-  }
-  if (!converged) return null;
-  if (progress) progress(maxIter, maxIter);
+    return err;
+  };
+  const a = iterate(new Float64Array(n).fill(1 / Math.sqrt(n)), step, maxIter, tol, checkpoint, progress);
+  if (!a) return null;
   // sign: the Perron vector of AᵀA is non-negative
   let sum = 0;
   for (let v = 0; v < n; v++) sum += a[v];
@@ -270,11 +273,9 @@ export function pagerank(g: Graph, alpha: number, maxIter: number, tol: number, 
     for (let p = outOff[u], e = outOff[u + 1]; p < e; p++) s += outW[p];
     invS[u] = s !== 0 ? 1 / s : 0;
   }
-  let x = new Float64Array(n).fill(1 / n);
-  let y = new Float64Array(n);
   const xs = new Float64Array(n);
   const pers = 1 / n;
-  for (let it = 0; it < maxIter; it++) {
+  const step: Step = (x, y) => {
     let dangling = 0;
     for (let u = 0; u < n; u++) {
       if (invS[u] === 0) dangling += x[u];
@@ -288,15 +289,7 @@ export function pagerank(g: Graph, alpha: number, maxIter: number, tol: number, 
       err += Math.abs(z - x[v]);
       y[v] = z;
     }
-    const t = x;
-    x = y;
-    y = t;
-    if (err < n * tol) {
-      if (progress) progress(maxIter, maxIter);
-      return x;
-    }
-    checkpoint();
-    if (progress) progress(it + 1, maxIter);
-  }
-  return null;
+    return err;
+  };
+  return iterate(new Float64Array(n).fill(1 / n), step, maxIter, n * tol, checkpoint, progress);
 }
