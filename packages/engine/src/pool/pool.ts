@@ -21,6 +21,7 @@ import { fromWire, WorkerFailure, type CompareDiffTask, type CompareSideTask, ty
 import { firstFailure, type CompareDigest } from '../compare/compare.ts';
 import { DigestCache } from './digest-cache.ts';
 import { parallelMetric } from './shard.ts';
+import { ownBuffer } from './transfer.ts';
 
 export interface MetricPoolOptions {
   /** Worker threads; 0 or absent = os.availableParallelism(). */
@@ -361,16 +362,11 @@ function settledInOrder<T>(results: PromiseSettledResult<T>[]): T[] {
 function transferable(network: TaskNetwork): ArrayBuffer[] {
   const bytes = network.kind === 'body' ? network.body : typeof network.text === 'string' ? null : network.text;
   if (!bytes) return [];
-  const buf = bytes.buffer;
-  return buf instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buf.byteLength && buf.byteLength > 64 * 1024 ? [buf] : [];
+  const buf = ownBuffer(bytes);
+  return buf && buf.byteLength > 64 * 1024 ? [buf] : [];
 }
 
 function copyNetwork(network: TaskNetwork): TaskNetwork {
   if (network.kind === 'body') return { kind: 'body', body: new Uint8Array(network.body) };
   return { ...network, text: typeof network.text === 'string' ? network.text : new Uint8Array(network.text) };
-}
-
-/** A byte buffer that can be transferred (copies pooled Buffer slices into a buffer of their own). */
-export function ownedBytes(b: Uint8Array): Uint8Array {
-  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : new Uint8Array(b);
 }

@@ -4,40 +4,19 @@
  * `ctx.checkpoint()` throws METRIC_TIMEOUT cooperatively; the pool terminates this thread if a kernel
  * overruns without checking) and sends back the final response text in transferred buffers.
  */
-import { Piscina } from 'piscina';
 import { getMetric, runMetric, type RunOutput } from '../metrics/run.ts';
 import type { NetworkJSON } from '../graph/network-json.ts';
 import { EngineError } from '../errors.ts';
 import { MAX_JSON_DEPTH, elementsOverMessage, mayExceedElements, nestsDeeperThan, networkElementsOver } from '../graph/json-limits.ts';
 import { parseMetricRequest, responseText, applyNodeValues } from './request.ts';
 import { runFinish, runPartial } from './shard.ts';
+import { moved, ownBuffer } from './transfer.ts';
 import { fromWire, toWire, type CompareDiffTask, type CompareSideTask, type CompareTask, type RunReply, type RunStats, type RunTask } from './protocol.ts';
 import { compareDigests, digestSide, firstFailure, type CompareParams } from '../compare/compare.ts';
 import { ENGINE_VERSION } from '../version.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-
-/** A reply whose byte buffers are transferred (moved), not copied, to the main thread. */
-class Movable {
-  readonly value: RunReply;
-  readonly buffers: ArrayBuffer[];
-  constructor(value: RunReply, buffers: ArrayBuffer[]) {
-    this.value = value;
-    this.buffers = buffers;
-  }
-  get [Piscina.transferableSymbol](): ArrayBuffer[] {
-    return this.buffers;
-  }
-  get [Piscina.valueSymbol](): RunReply {
-    return this.value;
-  }
-}
-
-function ownBuffer(a: Uint8Array | Int32Array | Float64Array): ArrayBuffer | null {
-  // Only whole, non-shared buffers can be transferred (pooled Buffer slices cannot).
-  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer ? a.buffer : null;
-}
 
 function checkDeadline(deadline: number): void {
   if (Date.now() > deadline) throw new EngineError('METRIC_TIMEOUT', 'metric compute time limit reached');
@@ -132,7 +111,7 @@ function handleCompareDiff(task: CompareDiffTask): RunReply {
   return { ok: true, kind: 'report', response: encoder.encode(JSON.stringify({ ...result, meta })), stats };
 }
 
-export default function metricTask(task: RunTask | CompareTask): Movable | RunReply {
+export default function metricTask(task: RunTask | CompareTask): RunReply {
   let reply: RunReply;
   try {
     reply = !('op' in task) ? handle(task) : task.op === 'compareSide' ? handleCompareSide(task) : handleCompareDiff(task);
@@ -150,5 +129,5 @@ export default function metricTask(task: RunTask | CompareTask): Movable | RunRe
     add(reply.response);
     add(reply.networkText);
   }
-  return buffers.length > 0 ? (Piscina.move(new Movable(reply, buffers) as never) as unknown as Movable) : reply;
+  return buffers.length > 0 ? moved(reply, buffers) : reply;
 }

@@ -6,6 +6,7 @@
  * thread (piscina starts another) and answers 413, instead of growing the whole process.
  */
 import { Piscina } from 'piscina';
+import { ownBuffer } from '@netloom/engine/pool/transfer.ts';
 import { DomainError } from '../errors.ts';
 import type { ExportReply, ExportTask } from './export-worker.ts';
 import type { ExportedFile } from './types.ts';
@@ -34,7 +35,8 @@ function builders(threads: number, memoryMb: number): Piscina<ExportTask, Export
 export async function buildExportOffThread(task: ExportTask, opts: { threads: number; memoryMb: number }): Promise<ExportedFile & { cells: number }> {
   let reply: ExportReply;
   try {
-    reply = await builders(opts.threads, opts.memoryMb).run(task, { transferList: task.gz.byteOffset === 0 && task.gz.byteLength === task.gz.buffer.byteLength && task.gz.buffer instanceof ArrayBuffer ? [task.gz.buffer] : [] });
+    const gz = ownBuffer(task.gz);
+    reply = await builders(opts.threads, opts.memoryMb).run(task, { transferList: gz ? [gz] : [] });
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
       throw new DomainError('PAYLOAD_TOO_LARGE', `the export needs more than the ${opts.memoryMb} MiB an export may use; download the network JSON (GET /networks/:id) instead`);

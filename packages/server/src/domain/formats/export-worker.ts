@@ -5,8 +5,8 @@
  * `/healthz` 25.8 s on the request thread). The file comes back as a transferred buffer; problems as data.
  */
 import { gunzipSync } from 'node:zlib';
-import { Piscina } from 'piscina';
 import type { NetworkJSON } from '@netloom/engine';
+import { moved, ownedBytes } from '@netloom/engine/pool/transfer.ts';
 import { writeNetworkFile, type FormatId } from './index.ts';
 import { exportCells } from './values.ts';
 
@@ -25,22 +25,6 @@ export type ExportReply =
   | { ok: true; body: Uint8Array; contentType: string; extension: string; cells: number }
   | { ok: false; code: 'PAYLOAD_TOO_LARGE'; detail: string };
 
-/** A reply whose file buffer is transferred (moved), not copied, to the request thread. */
-class Movable {
-  readonly value: ExportReply;
-  readonly buffers: ArrayBuffer[];
-  constructor(value: ExportReply, buffers: ArrayBuffer[]) {
-    this.value = value;
-    this.buffers = buffers;
-  }
-  get [Piscina.transferableSymbol](): ArrayBuffer[] {
-    return this.buffers;
-  }
-  get [Piscina.valueSymbol](): ExportReply {
-    return this.value;
-  }
-}
-
 export default async function build(task: ExportTask): Promise<ExportReply> {
   const networkJSON = JSON.parse(gunzipSync(task.gz).toString('utf8')) as NetworkJSON;
   const cells = exportCells(networkJSON);
@@ -49,7 +33,6 @@ export default async function build(task: ExportTask): Promise<ExportReply> {
   }
   const file = await writeNetworkFile(task.format, { name: task.name, description: task.description, isDirected: task.isDirected, networkJSON, resource: task.resource });
   // a buffer of its own, so it can be moved (not copied) to the request thread
-  const b = file.body;
-  const body = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? new Uint8Array(b.buffer) : new Uint8Array(b);
-  return Piscina.move(new Movable({ ok: true, body, contentType: file.contentType, extension: file.extension, cells }, [body.buffer as ArrayBuffer]) as never) as unknown as ExportReply;
+  const body = ownedBytes(file.body);
+  return moved<ExportReply>({ ok: true, body, contentType: file.contentType, extension: file.extension, cells }, [body.buffer as ArrayBuffer]);
 }
