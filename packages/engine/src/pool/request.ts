@@ -44,6 +44,18 @@ export function parseBooleanish(v: unknown): boolean | undefined {
   return undefined;
 }
 
+/**
+ * A body's `isDirected` — metric bodies here, `POST/PUT /networks` bodies in the server (docs/spec/api.md):
+ * true when absent or null, else a Boolean or the String "true" or "false"; anything else adds a problem
+ * at `/isDirected` to `problems` (and gives the default).
+ */
+export function isDirectedOf(body: Record<string, unknown>, problems: ProblemItem[]): boolean {
+  if (body.isDirected === undefined || body.isDirected === null) return true;
+  const v = parseBooleanish(body.isDirected);
+  if (v === undefined) problems.push({ path: '/isDirected', message: 'must be a Boolean (or the String "true" or "false")' });
+  return v ?? true;
+}
+
 function invalid(problems: ProblemItem[]): EngineError {
   return invalidArgsOf(problems, '');
 }
@@ -131,12 +143,7 @@ export function parseMetricRequest(metric: AnyMetric, body: unknown, limits: Req
   if (hasId && (typeof body.networkId !== 'string' || body.networkId.length === 0 || body.networkId.length > 200)) {
     problems.push({ path: '/networkId', message: 'must be a non-empty String (a network id)' });
   }
-  let isDirected = true;
-  if (body.isDirected !== undefined && body.isDirected !== null) {
-    const v = parseBooleanish(body.isDirected);
-    if (v === undefined) problems.push({ path: '/isDirected', message: 'must be a Boolean (or the String "true" or "false")' });
-    else isDirected = v;
-  }
+  const isDirected = isDirectedOf(body, problems);
   const own: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!(COMMON_KEYS as readonly string[]).includes(k)) own[k] = v;
   let params: Record<string, unknown> = {};

@@ -8,6 +8,7 @@
  * - `owner` (String) is returned for the ownership rules.
  */
 import { validateNetworkJSON, type NetworkJSON } from '@netloom/engine';
+import { isDirectedOf } from '@netloom/engine/pool/request.ts';
 import type { NetworkStatus } from '../../store/schema.ts';
 import { DomainError, invalidArgs, type ProblemItem } from '../errors.ts';
 
@@ -24,12 +25,8 @@ export interface NetworkInput {
   sent: { description: boolean; isDirected: boolean; status: boolean };
 }
 
-export function parseBoolean(v: unknown): boolean | undefined {
-  if (typeof v === 'boolean') return v;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  return undefined;
-}
+/** Boolean or the String "true" / "false" (undefined otherwise), as every body reads `isDirected`. */
+export { parseBooleanish as parseBoolean } from '@netloom/engine/pool/request.ts';
 
 export function parseNetworkBody(body: unknown, limits: { maxNodes: number; maxEdges: number }): NetworkInput {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -45,12 +42,7 @@ export function parseNetworkBody(body: unknown, limits: { maxNodes: number; maxE
   if (b.status !== undefined && b.status !== null && b.status !== 'Public' && b.status !== 'Private') {
     problems.push({ path: '/status', message: 'must be "Public" or "Private"' });
   }
-  let isDirected = true;
-  if (b.isDirected !== undefined && b.isDirected !== null) {
-    const v = parseBoolean(b.isDirected);
-    if (v === undefined) problems.push({ path: '/isDirected', message: 'must be a Boolean (or the String "true" or "false")' });
-    else isDirected = v;
-  }
+  const isDirected = isDirectedOf(b, problems);
   if (b.owner !== undefined && b.owner !== null && (typeof b.owner !== 'string' || b.owner === '')) {
     problems.push({ path: '/owner', message: 'must be an e-mail address or a user id' });
   }
