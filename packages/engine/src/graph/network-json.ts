@@ -92,6 +92,26 @@ function checkAttributes(attrs: unknown, path: string, problems: NetworkProblem[
 }
 
 /** Checks an edge endpoint: a node id (String or Number) of an existing node. */
+const NOT_AN_OBJECT = { node: 'must be a node object with an `id`', edge: 'must be an edge object with `id`, `source` and `target`' };
+
+/**
+ * Node or edge i: an object (else a problem, and null) whose `id` is a String or finite Number not yet
+ * in `ids` (added, with value i). The element's other fields are the caller's.
+ */
+function checkElement(el: unknown, kind: 'node' | 'edge', i: number, ids: IdIndex, problems: NetworkProblem[], cap: number): Record<string, unknown> | null {
+  if (!isObj(el)) {
+    if (problems.length < cap) problems.push({ path: `/${kind}s/${i}`, message: NOT_AN_OBJECT[kind] });
+    return null;
+  }
+  const id = el.id;
+  if (!isId(id)) {
+    if (problems.length < cap) problems.push({ path: `/${kind}s/${i}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
+  } else if (!ids.add(id, i)) {
+    if (problems.length < cap) problems.push({ path: `/${kind}s/${i}/id`, message: `duplicate ${kind} id ${JSON.stringify(String(id))}` });
+  }
+  return el;
+}
+
 function checkEnd(v: unknown, end: 'source' | 'target', i: number, checkNodes: boolean, ids: IdIndex, problems: NetworkProblem[], cap: number): void {
   if (!isId(v)) {
     if (problems.length < cap) problems.push({ path: `/edges/${i}/${end}`, message: v === undefined ? 'is required (a node id)' : `must be a node id (String or Number), got ${show(v)}` });
@@ -130,17 +150,8 @@ export function validateNetworkJSON(input: unknown, opts: ValidateOptions = {}):
   const ids = new IdIndex(nodeCount);
   if (Array.isArray(nodes)) {
     for (let i = 0; i < nodes.length; i++) {
-      const node = nodes[i];
-      if (!isObj(node)) {
-        if (problems.length < cap) problems.push({ path: `/nodes/${i}`, message: 'must be a node object with an `id`' });
-        continue;
-      }
-      const id = node.id;
-      if (!isId(id)) {
-        if (problems.length < cap) problems.push({ path: `/nodes/${i}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
-      } else if (!ids.add(id, i)) {
-        if (problems.length < cap) problems.push({ path: `/nodes/${i}/id`, message: `duplicate node id ${JSON.stringify(String(id))}` });
-      }
+      const node = checkElement(nodes[i], 'node', i, ids, problems, cap);
+      if (!node) continue;
       if (node.attributes !== undefined) checkAttributes(node.attributes, `/nodes/${i}/attributes`, problems, node, cap);
       const x = node.x;
       if (x !== undefined && (typeof x !== 'number' || !Number.isFinite(x)) && problems.length < cap) {
@@ -174,17 +185,8 @@ export function validateNetworkJSON(input: unknown, opts: ValidateOptions = {}):
     const edgeIds = new IdIndex(edgeCount);
     const checkNodes = Array.isArray(nodes);
     for (let i = 0; i < edges.length; i++) {
-      const edge = edges[i];
-      if (!isObj(edge)) {
-        if (problems.length < cap) problems.push({ path: `/edges/${i}`, message: 'must be an edge object with `id`, `source` and `target`' });
-        continue;
-      }
-      const id = edge.id;
-      if (!isId(id)) {
-        if (problems.length < cap) problems.push({ path: `/edges/${i}/id`, message: id === undefined ? 'is required (String or Number)' : `must be a String or a finite Number, got ${show(id)}` });
-      } else if (!edgeIds.add(id)) {
-        if (problems.length < cap) problems.push({ path: `/edges/${i}/id`, message: `duplicate edge id ${JSON.stringify(String(id))}` });
-      }
+      const edge = checkElement(edges[i], 'edge', i, edgeIds, problems, cap);
+      if (!edge) continue;
       checkEnd(edge.source, 'source', i, checkNodes, ids, problems, cap);
       checkEnd(edge.target, 'target', i, checkNodes, ids, problems, cap);
       if (edge.attributes !== undefined) checkAttributes(edge.attributes, `/edges/${i}/attributes`, problems, edge, cap);
