@@ -27,29 +27,24 @@ export function greedyCoverage(
   for (let v = 0; v < n; v++) deg[v] = outOff[v + 1] - outOff[v] + (g.directed ? inOff[v + 1] - inOff[v] : 0);
   // exact number of not-yet-covered nodes in v's coverage (distinct: out ∪ in may overlap)
   let stamp = 0;
-  const gainOf = (v: number): number => {
+  // the nodes of row v of (off, adj) that are neither covered nor seen in this evaluation (stamp st); marks them seen
+  const uncoveredInRow = (off: Int32Array, adj: Int32Array, v: number, st: number): number => {
     let k = 0;
+    for (let p = off[v]; p < off[v + 1]; p++) {
+      const x = adj[p];
+      if (seen[x] !== st) {
+        seen[x] = st;
+        if (!covered[x]) k++;
+      }
+    }
+    return k;
+  };
+  const gainOf = (v: number): number => {
     const st = ++stamp;
     seen[v] = st;
-    if (!covered[v]) k++;
-    if (useOut) {
-      for (let p = outOff[v]; p < outOff[v + 1]; p++) {
-        const x = outAdj[p];
-        if (seen[x] !== st) {
-          seen[x] = st;
-          if (!covered[x]) k++;
-        }
-      }
-    }
-    if (useIn) {
-      for (let p = inOff[v]; p < inOff[v + 1]; p++) {
-        const x = inAdj[p];
-        if (seen[x] !== st) {
-          seen[x] = st;
-          if (!covered[x]) k++;
-        }
-      }
-    }
+    let k = covered[v] ? 0 : 1;
+    if (useOut) k += uncoveredInRow(outOff, outAdj, v, st);
+    if (useIn) k += uncoveredInRow(inOff, inAdj, v, st);
     return k;
   };
   const cover = (v: number): number => {
