@@ -1,5 +1,6 @@
 /**
- * The hooks a long-running kernel calls between its work units: `Progress` and `Checkpoint`.
+ * The hooks a long-running kernel calls between its work units: `Progress` and `Checkpoint`; and
+ * `forEachSource`, the source loop that calls them for the per-source kernels.
  *
  * Progress reports from long-running kernels (metric jobs forward them to their callers as progress
  * and ETA; the metric layer passes `MetricContext.progress` through, metrics/types.ts).
