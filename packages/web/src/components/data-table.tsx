@@ -5,6 +5,7 @@
  * label for screen readers only and holds the row's buttons.
  */
 import type { HTMLAttributes, ReactNode } from 'react';
+import { Button } from './ui.tsx';
 
 export interface Column<T> {
   label: string;
@@ -49,5 +50,46 @@ export function DataTable<T>({ rows, columns, rowKey, testId, rowAttributes }: {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** One button of a row's actions; `show: false` leaves it out for this row. */
+export interface RowAction {
+  label: string;
+  /** Names the row too ("Copy Q1 survey"): the visible label repeats on every row. */
+  ariaLabel: string;
+  onClick: () => void;
+  busy?: boolean;
+  show?: boolean;
+}
+
+/** The actions cell of a hand-built table row: its buttons side by side (wrapping on a phone). */
+export function RowActions({ actions }: { actions: RowAction[] }) {
+  return (
+    <td className="actions" data-label="">
+      <span className="row wrap">
+        {actions.filter((a) => a.show !== false).map((a) => (
+          <Button key={a.label} variant="ghost" aria-label={a.ariaLabel} busy={a.busy} onClick={a.onClick}>
+            {a.label}
+          </Button>
+        ))}
+      </span>
+    </td>
+  );
+}
+
+/** The head of a hand-built table: its column titles (a title, or one with a class such as `num`), then the actions column (its title for screen readers only). */
+export function TableHead({ columns, actions }: { columns: (string | { label: string; className: string })[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (typeof c === 'string' ? <th key={c} scope="col">{c}</th> : <th key={c.label} scope="col" className={c.className}>{c.label}</th>))}
+        {actions && (
+          <th scope="col" className="actions">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        )}
+      </tr>
+    </thead>
   );
 }

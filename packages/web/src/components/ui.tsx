@@ -152,6 +152,17 @@ export function DateText({ iso }: { iso: string | null | undefined }) {
 
 export const num = (n: number | null | undefined) => (n == null ? '—' : n.toLocaleString('en-US'));
 
+/** A figure under its label ("Members 12"), one of a row of `.stats`; `after` follows the figure (a badge). */
+export function Stat({ label, children, testId, valueTestId, after }: { label: string; children: ReactNode; testId?: string; valueTestId?: string; after?: ReactNode }) {
+  return (
+    <div className="stat" data-testid={testId}>
+      <div className="stat-label">{label}</div>
+      <div className="stat-value" data-testid={valueTestId}>{children}</div>
+      {after}
+    </div>
+  );
+}
+
 /** A meter of `used` against a plan maximum (null = unlimited). */
 export function Quota({ label, used, max }: { label: string; used: number; max: number | null }) {
   const full = max !== null && used >= max;

@@ -148,6 +148,20 @@ function Groups({ view, attribute }: { view: CompareView; attribute: string }) {
   );
 }
 
+/** One of your networks to compare, by name. */
+function NetworkPick({ label, networks, value, onChange }: { label: string; networks: readonly { _id: string; name: string }[]; value: string; onChange: (id: string) => void }) {
+  return (
+    <Select label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">Choose…</option>
+      {networks.map((n) => (
+        <option key={n._id} value={n._id}>
+          {n.name}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
 export default function ComparePage() {
   const [params] = useSearchParams();
   const [kind, setKind] = useState<'waves' | 'networks'>(params.get('survey') ? 'waves' : params.get('a') ? 'networks' : 'waves');
@@ -199,22 +213,8 @@ export default function ComparePage() {
           </Select>
         ) : (
           <>
-            <Select label="Earlier network (A)" value={a} onChange={(e) => setA(e.target.value)}>
-              <option value="">Choose…</option>
-              {(networks.data?.networks ?? []).map((n) => (
-                <option key={n._id} value={n._id}>
-                  {n.name}
-                </option>
-              ))}
-            </Select>
-            <Select label="Later network (B)" value={b} onChange={(e) => setB(e.target.value)}>
-              <option value="">Choose…</option>
-              {(networks.data?.networks ?? []).map((n) => (
-                <option key={n._id} value={n._id}>
-                  {n.name}
-                </option>
-              ))}
-            </Select>
+            <NetworkPick label="Earlier network (A)" networks={networks.data?.networks ?? []} value={a} onChange={setA} />
+            <NetworkPick label="Later network (B)" networks={networks.data?.networks ?? []} value={b} onChange={setB} />
           </>
         )}
         <TextField label="Group by node attribute (optional)" value={attribute} onChange={(e) => setAttribute(e.target.value)} hint="For example Team: density and E-I index of each group in both." />

@@ -1,6 +1,5 @@
 /** The organization console's sub-navigation (members, embedding, try it, audit log) and shared bits. */
 import { NavLink } from 'react-router';
-import type { ReactNode } from 'react';
 import { APP_PATHS } from '@netloom/protocol/http';
 import type { OrgOverview } from '../api/organization.ts';
 
@@ -19,15 +18,6 @@ export function OrgTabs({ overview }: { overview: OrgOverview | undefined }) {
         </NavLink>
       ))}
     </nav>
-  );
-}
-
-export function Stat({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="stat">
-      <div className="stat-label">{label}</div>
-      <div className="stat-value">{children}</div>
-    </div>
   );
 }
 

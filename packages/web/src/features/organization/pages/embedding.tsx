@@ -30,11 +30,11 @@ import {
   type ManagedUser,
   type NetworkChoice,
 } from '../api/embedding.ts';
-import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, num } from '../../../components/ui.tsx';
+import { Badge, Button, DateText, Empty, ErrorNotice, Loading, PageHeader, Select, TextArea, TextField, Stat, num } from '../../../components/ui.tsx';
 import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import { APP_PATHS, parseOrigin } from '@netloom/protocol/http';
-import { AdminsOnly, OrgTabs, Stat } from '../components/tabs.tsx';
+import { AdminsOnly, OrgTabs } from '../components/tabs.tsx';
 
 export default function OrganizationEmbedding() {
   const overview = useOrgOverview();

@@ -25,11 +25,11 @@ import {
 } from '../api/organization.ts';
 import { settableRoles } from '../roles.ts';
 import { useSession } from '../../../api/session.ts';
-import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, Select, TextField, num } from '../../../components/ui.tsx';
+import { Badge, Button, CopyButton, DateText, Empty, ErrorNotice, Loading, Notice, PageHeader, Select, TextField, Stat, num } from '../../../components/ui.tsx';
 import { Confirm, ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import { APP_PATHS } from '@netloom/protocol/http';
-import { OrgTabs, Stat } from '../components/tabs.tsx';
+import { OrgTabs } from '../components/tabs.tsx';
 
 export default function OrganizationMembers() {
   const overview = useOrgOverview();

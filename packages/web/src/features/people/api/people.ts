@@ -1,37 +1,14 @@
 /**
  * The People page's data: the directory's people and custom fields through the web app's session
  * endpoints (`/app/api/employees`, `/app/api/customFields`: the public API's operations on the web surface,
- * docs/web-app.md "People and surveys"). Wire types are `Static<>` of the contract schemas; every call goes
+ * docs/web-app.md "People and surveys"). Wire types are `Static<>` of the contract schemas (./types.ts); every call goes
  * through the one client (api/client.ts: CSRF header, problems as ApiError); mutations invalidate what
  * they change.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Static } from 'typebox';
-import type {
-  CustomFieldBody,
-  CustomFieldDeletedSchema,
-  CustomFieldListSchema,
-  CustomFieldPatch,
-  CustomFieldSchema,
-  EmployeeBody,
-  EmployeeErasedSchema,
-  EmployeeImportResultSchema,
-  EmployeeListSchema,
-  EmployeeSchema,
-} from '@netloom/protocol/http';
 import { api } from '../../../api/client.ts';
 import { reported, type Outcome } from '../../../api/outcomes.ts';
-
-export type Employee = Static<typeof EmployeeSchema>;
-export type EmployeeInput = Static<typeof EmployeeBody>;
-export type EmployeeList = Static<typeof EmployeeListSchema>;
-export type EmployeeErased = Static<typeof EmployeeErasedSchema>;
-export type ImportResult = Static<typeof EmployeeImportResultSchema>;
-export type CustomField = Static<typeof CustomFieldSchema>;
-export type CustomFieldInput = Static<typeof CustomFieldBody>;
-export type CustomFieldChange = Static<typeof CustomFieldPatch>;
-export type CustomFieldDeleted = Static<typeof CustomFieldDeletedSchema>;
-export type FieldType = CustomField['type'];
+import type { CustomField, CustomFieldChange, CustomFieldDeleted, CustomFieldInput, CustomFieldList, Employee, EmployeeErased, EmployeeInput, EmployeeList, ImportResult } from './types.ts';
 
 const BASE = '/app/api';
 export const TEMPLATE_URL = { xlsx: `${BASE}/employees/template?format=xlsx`, csv: `${BASE}/employees/template?format=csv` } as const;
@@ -52,7 +29,7 @@ export function usePeople(q: string, offset: number, limit: number) {
 }
 
 export function useCustomFields() {
-  return useQuery({ queryKey: peopleKeys.fields, queryFn: ({ signal }) => api.get<Static<typeof CustomFieldListSchema>>(`${BASE}/customFields`, signal) });
+  return useQuery({ queryKey: peopleKeys.fields, queryFn: ({ signal }) => api.get<CustomFieldList>(`${BASE}/customFields`, signal) });
 }
 
 /** Everything of the directory is read again after a change (a field's deletion changes people too); the outcome's toasts: api/outcomes.ts. */

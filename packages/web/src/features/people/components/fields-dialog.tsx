@@ -8,7 +8,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
 import { Badge, Button, ErrorNotice, Select, TextArea, TextField } from '../../../components/ui.tsx';
-import { useCreateField, useDeleteField, useUpdateField, type CustomField, type FieldType } from '../api/people.ts';
+import { useCreateField, useDeleteField, useUpdateField } from '../api/people.ts';
+import type { CustomField, FieldType } from '../api/types.ts';
 
 const TYPES: { id: FieldType; label: string }[] = [
   { id: 'text', label: 'Text' },

@@ -8,8 +8,10 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, type ProblemItem } from '../../../api/client.ts';
 import { Dialog } from '../../../components/dialog.tsx';
+import { TableHead } from '../../../components/data-table.tsx';
 import { Button, ErrorNotice, Notice, num } from '../../../components/ui.tsx';
-import { TEMPLATE_URL, useImportPeople, type ImportResult } from '../api/people.ts';
+import { TEMPLATE_URL, useImportPeople } from '../api/people.ts';
+import type { ImportResult } from '../api/types.ts';
 
 export interface FileProblem {
   row: string;
@@ -120,13 +122,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
             <p>{problems.length === 1 ? 'The file has one problem' : `The file has ${num(problems.length)} problems${problems.length >= 100 ? ' (the first 100)' : ''}`}; correct {problems.length === 1 ? 'it' : 'them'} and import again.</p>
             <div className="table-scroll problem-table-wrap">
               <table className="table problem-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Column</th>
-                    <th scope="col">Problem</th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Row', 'Column', 'Problem']} />
                 <tbody>
                   {problems.map((p, i) => (
                     <tr key={i}>

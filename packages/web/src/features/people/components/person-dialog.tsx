@@ -8,7 +8,8 @@ import { useState, type FormEvent } from 'react';
 import { ApiError, type ProblemItem } from '../../../api/client.ts';
 import { Dialog } from '../../../components/dialog.tsx';
 import { Button, ErrorNotice, Select, TextField } from '../../../components/ui.tsx';
-import { useSavePerson, type CustomField, type Employee, type EmployeeInput } from '../api/people.ts';
+import { useSavePerson } from '../api/people.ts';
+import type { CustomField, Employee, EmployeeInput } from '../api/types.ts';
 
 interface Draft {
   employeeId: string;

@@ -6,12 +6,13 @@
  * the fields editor. Owners, Admins and Standard Users (the navigation entry shows for them; the server
  * answers others 403, shown here in place).
  */
-import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useState } from 'react';
 import { ApiError } from '../../../api/client.ts';
 import { Badge, Button, Empty, ErrorNotice, Loading, Notice, PageHeader, num } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
-import { TEMPLATE_URL, useCustomFields, useErasePerson, usePeople, type CustomField, type Employee, type EmployeeErased } from '../api/people.ts';
+import { Pager, SearchForm, pageCount, useSearchPaging } from '../../../components/search-paging.tsx';
+import { TEMPLATE_URL, useCustomFields, useErasePerson, usePeople } from '../api/people.ts';
+import type { CustomField, Employee, EmployeeErased } from '../api/types.ts';
 import { PersonDialog } from '../components/person-dialog.tsx';
 import { ImportDialog } from '../components/import-dialog.tsx';
 import { FieldsDialog } from '../components/fields-dialog.tsx';
@@ -21,18 +22,9 @@ const PAGE = 50;
 type Editing = { person: Employee | null } | null;
 
 export default function PeoplePage() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const [text, setText] = useState(q);
-  useEffect(() => setText(q), [q]);
-  // search as you type, a little after the last key
-  useEffect(() => {
-    if (text === q) return;
-    const t = setTimeout(() => setParams(text ? { q: text } : {}, { replace: true }), 300);
-    return () => clearTimeout(t);
-  }, [text, q, setParams]);
-  const people = usePeople(q, (page - 1) * PAGE, PAGE);
+  const paging = useSearchPaging(PAGE);
+  const { q } = paging;
+  const people = usePeople(q, paging.offset, PAGE);
   const fieldsQ = useCustomFields();
   const fields = fieldsQ.data?.customFields ?? [];
   const [editing, setEditing] = useState<Editing>(null);
@@ -44,8 +36,7 @@ export default function PeoplePage() {
 
   const forbidden = people.error instanceof ApiError && people.error.status === 403;
   const data = people.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE)) : 1;
-  const go = (p: number) => setParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) });
+  const pages = pageCount(data?.total, PAGE);
   const emptyDirectory = data !== undefined && data.total === 0 && !q;
 
   const add = <Button variant="primary" onClick={() => setEditing({ person: null })}>Add a person</Button>;
@@ -75,10 +66,7 @@ export default function PeoplePage() {
           )}
           {data && !emptyDirectory && (
             <>
-              <form className="search" role="search" onSubmit={(e) => { e.preventDefault(); setParams(text ? { q: text } : {}); }}>
-                <label htmlFor="people-q" className="visually-hidden">Search people by name, e-mail or employee id</label>
-                <input id="people-q" className="input" type="search" placeholder="Search by name, e-mail or employee id" value={text} onChange={(e) => setText(e.target.value)} />
-              </form>
+              <SearchForm paging={paging} id="people-q" label="Search people by name, e-mail or employee id" placeholder="Search by name, e-mail or employee id" />
               <p className="muted" role="status" aria-live="polite" data-testid="people-count">
                 {q ? `${num(data.total)} ${data.total === 1 ? 'person matches' : 'people match'} “${q}”` : `${num(data.total)} ${data.total === 1 ? 'person' : 'people'}`}
               </p>
@@ -87,13 +75,7 @@ export default function PeoplePage() {
               ) : (
                 <PeopleTable people={data.employees} fields={fields} busy={people.isFetching} onEdit={(p) => setEditing({ person: p })} onErase={setErasing} />
               )}
-              {pages > 1 && (
-                <nav className="pager" aria-label="Pages">
-                  <Button disabled={page <= 1} onClick={() => go(page - 1)}>Previous</Button>
-                  <span>Page {page} of {pages}</span>
-                  <Button disabled={page >= pages} onClick={() => go(page + 1)}>Next</Button>
-                </nav>
-              )}
+              {pages > 1 && <Pager paging={paging} pages={pages} />}
             </>
           )}
         </>

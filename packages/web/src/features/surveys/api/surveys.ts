@@ -10,9 +10,7 @@ import { reported, type Outcome } from '../../../api/outcomes.ts';
 import { shareSaid } from '../../../api/shares.ts';
 import type {
   CopyInput,
-  CustomFieldList,
   Deliveries,
-  EmployeeList,
   ResponseDeleted,
   ResponseList,
   Survey,
@@ -27,6 +25,7 @@ import type {
   SurveyShares,
   Tracking,
 } from './types.ts';
+import type { CustomFieldList, EmployeeList } from '../../people/api/types.ts';
 
 /** Where the web app reaches the surveys and the directory (the session-authenticated mirror of /api/v2). */
 export const SURVEYS_API = '/app/api/surveys';

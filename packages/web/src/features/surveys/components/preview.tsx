@@ -8,7 +8,8 @@ import { useMemo } from 'react';
 import { QuestionBody } from '../../../respondent/question.tsx';
 import type { RespondentQuestion, RosterPerson } from '../../../respondent/api.ts';
 import '../../../respondent/respondent.css';
-import type { CustomField, Employee, Question, Selector } from '../api/types.ts';
+import type { Question, Selector } from '../api/types.ts';
+import type { CustomField, Employee } from '../../people/api/types.ts';
 import { cleanQuestion } from './question-editor.tsx';
 
 /** Whether a person of the directory is selected by a roster / respondents selector. */

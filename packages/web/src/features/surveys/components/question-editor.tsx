@@ -5,7 +5,8 @@
  * and "No one"; an attribute question's options or range and the custom field its answer is stored into.
  */
 import { useId } from 'react';
-import type { CustomField, Question, QuestionType } from '../api/types.ts';
+import type { Question, QuestionType } from '../api/types.ts';
+import type { CustomField } from '../../people/api/types.ts';
 
 export const TYPE_LABEL: Record<QuestionType, string> = {
   relationship: 'Relationship (name people)',

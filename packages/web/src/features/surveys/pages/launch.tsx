@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, CopyButton, ErrorNotice, Loading, num } from '../../../components/ui.tsx';
 import { Confirm } from '../../../components/dialog.tsx';
+import { RowActions, TableHead } from '../../../components/data-table.tsx';
 import { linksFileUrl, useChangeLink, useCopySurvey, useEmployees, useLinks, useMoveSurvey, useSetOpenLink } from '../api/surveys.ts';
 import type { Survey, SurveyLink, SurveyStatus } from '../api/types.ts';
 import { selects } from '../components/preview.tsx';
@@ -169,17 +170,7 @@ function Links({ survey: s }: { survey: Survey }) {
             <input id="links-q" type="search" className="input" value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
           </div>
           <table className="table table-responsive" data-testid="links-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Employee id</th>
-                <th scope="col">Response</th>
-                <th scope="col">Link</th>
-                <th scope="col" className="actions">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Employee id', 'Response', 'Link']} actions />
             <tbody>
               {shown.slice(0, 200).map((l) => (
                 <tr key={l.employeeId}>
@@ -190,18 +181,12 @@ function Links({ survey: s }: { survey: Survey }) {
                   <td data-label="Employee id">{l.employeeId}</td>
                   <td data-label="Response">{RESPONSE_LABEL[l.status]}</td>
                   <td data-label="Link">{l.link ? <CopyButton text={l.link} label={`Copy link`} /> : <span className="muted">revoked</span>}</td>
-                  <td className="actions" data-label="">
-                    <span className="row wrap">
-                      <Button variant="ghost" aria-label={`New link for ${l.name}`} onClick={() => setConfirm({ link: l, action: 'reissue' })}>
-                        New link
-                      </Button>
-                      {l.link && (
-                        <Button variant="ghost" aria-label={`Revoke the link of ${l.name}`} onClick={() => setConfirm({ link: l, action: 'revoke' })}>
-                          Revoke
-                        </Button>
-                      )}
-                    </span>
-                  </td>
+                  <RowActions
+                    actions={[
+                      { label: 'New link', ariaLabel: `New link for ${l.name}`, onClick: () => setConfirm({ link: l, action: 'reissue' }) },
+                      { label: 'Revoke', ariaLabel: `Revoke the link of ${l.name}`, show: !!l.link, onClick: () => setConfirm({ link: l, action: 'revoke' }) },
+                    ]}
+                  />
                 </tr>
               ))}
             </tbody>

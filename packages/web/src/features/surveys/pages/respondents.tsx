@@ -6,9 +6,10 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { APP_PATHS } from '@netloom/protocol/http';
-import { Button, ErrorNotice, Loading, Notice, num } from '../../../components/ui.tsx';
+import { Button, ErrorNotice, Loading, Notice, Stat, num } from '../../../components/ui.tsx';
 import { useCustomFields, useEmployees, useSaveRespondents } from '../api/surveys.ts';
-import type { CustomField, Employee, Selector, Survey } from '../api/types.ts';
+import type { Selector, Survey } from '../api/types.ts';
+import type { CustomField, Employee } from '../../people/api/types.ts';
 import { selects } from '../components/preview.tsx';
 
 type Mode = 'all' | 'list' | 'field';
@@ -27,6 +28,7 @@ function RespondentsForm({ survey: s }: { survey: Survey }) {
   const fields = fieldsQ.data?.customFields ?? [];
   const people = everyone.data?.employees ?? [];
   const partial = (everyone.data?.total ?? 0) > people.length;
+  const atLeast = (n: number) => `${partial ? 'at least ' : ''}${num(n)}`;
   const canEdit = s.access !== 'view' && s.status !== 'completed';
   const named = people.filter((e) => selects(roster, e));
   const asked = respondents === null ? named : people.filter((e) => selects(respondents, e));
@@ -47,24 +49,9 @@ function RespondentsForm({ survey: s }: { survey: Survey }) {
       )}
       {s.status !== 'draft' && s.status !== 'completed' && <Notice kind="info">The survey is launched: people newly selected get a link; people no longer selected lose theirs (answers they gave are kept).</Notice>}
       <div className="stats" data-testid="roster-counts">
-        <div className="stat">
-          <div className="stat-label">Can be named (roster)</div>
-          <div className="stat-value" data-testid="roster-count">
-            {partial ? 'at least ' : ''}
-            {num(named.length)}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="stat-label">Asked (respondents)</div>
-          <div className="stat-value" data-testid="respondent-count">
-            {partial ? 'at least ' : ''}
-            {num(asked.length)}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="stat-label">Named but not asked</div>
-          <div className="stat-value">{num(named.filter((e) => !asked.includes(e)).length)}</div>
-        </div>
+        <Stat label="Can be named (roster)" valueTestId="roster-count">{atLeast(named.length)}</Stat>
+        <Stat label="Asked (respondents)" valueTestId="respondent-count">{atLeast(asked.length)}</Stat>
+        <Stat label="Named but not asked">{num(named.filter((e) => !asked.includes(e)).length)}</Stat>
       </div>
       <section className="card stack" aria-labelledby="roster-h">
         <h2 id="roster-h">Who can be named</h2>

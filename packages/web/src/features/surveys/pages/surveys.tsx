@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, DateText, Empty, ErrorNotice, Loading, PageHeader, TextField, num } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { RowActions, TableHead } from '../../../components/data-table.tsx';
 import { useCopySurvey, useCreateSurvey, useDeleteSurvey, useSurveys, useTrackings } from '../api/surveys.ts';
 import type { Survey } from '../api/types.ts';
 import { StatusBadge, pct } from '../components/status.tsx';
@@ -42,17 +43,7 @@ export default function SurveysPage() {
       )}
       {surveys.length > 0 && (
         <table className="table table-responsive" data-testid="surveys-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Responses</th>
-              <th scope="col">Last modified</th>
-              <th scope="col" className="actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Status', 'Responses', 'Last modified']} actions />
           <tbody>
             {surveys.map((s, i) => {
               const t = tracking[i]?.data;
@@ -77,23 +68,12 @@ export default function SurveysPage() {
                   <td data-label="Last modified">
                     <DateText iso={s.modified} />
                   </td>
-                  <td className="actions" data-label="">
-                    <span className="row wrap">
-                      <Button
-                        variant="ghost"
-                        aria-label={`Copy ${s.name}`}
-                        busy={copy.isPending && copy.variables?.id === s._id}
-                        onClick={() => copy.mutate({ id: s._id })}
-                      >
-                        Copy
-                      </Button>
-                      {s.access === 'owner' && (
-                        <Button variant="ghost" aria-label={`Delete ${s.name}`} onClick={() => setDeleting(s)}>
-                          Delete
-                        </Button>
-                      )}
-                    </span>
-                  </td>
+                  <RowActions
+                    actions={[
+                      { label: 'Copy', ariaLabel: `Copy ${s.name}`, busy: copy.isPending && copy.variables?.id === s._id, onClick: () => copy.mutate({ id: s._id }) },
+                      { label: 'Delete', ariaLabel: `Delete ${s.name}`, show: s.access === 'owner', onClick: () => setDeleting(s) },
+                    ]}
+                  />
                 </tr>
               );
             })}

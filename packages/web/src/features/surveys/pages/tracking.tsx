@@ -6,8 +6,9 @@
  * audited by the server) and the erasure of someone's answers.
  */
 import { useMemo, useState } from 'react';
-import { Button, DateText, ErrorNotice, Loading, Notice, num } from '../../../components/ui.tsx';
+import { Button, DateText, ErrorNotice, Loading, Notice, Stat, num } from '../../../components/ui.tsx';
 import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { RowActions, TableHead } from '../../../components/data-table.tsx';
 import { QuestionBody } from '../../../respondent/question.tsx';
 import '../../../respondent/respondent.css';
 import { useCustomFields, useDeliveries, useEmployees, useEnterResponse, useEraseResponse, useLinks, useResponses, useTracking } from '../api/surveys.ts';
@@ -41,29 +42,11 @@ function Overview({ t }: { t: Tracking }) {
         Response rate
       </h2>
       <div className="stats tracking-stats" data-testid="tracking-counts">
-        <div className="stat">
-          <div className="stat-label">Response rate</div>
-          <div className="stat-value" data-testid="tracking-rate">
-            {pct(t.rate)}
-          </div>
-          <BandBadge band={t.band} />
-        </div>
-        <div className="stat" data-testid="count-submitted">
-          <div className="stat-label">Submitted</div>
-          <div className="stat-value">{num(t.submitted)}</div>
-        </div>
-        <div className="stat" data-testid="count-inProgress">
-          <div className="stat-label">In progress</div>
-          <div className="stat-value">{num(t.inProgress)}</div>
-        </div>
-        <div className="stat" data-testid="count-notStarted">
-          <div className="stat-label">Not started</div>
-          <div className="stat-value">{num(t.notStarted)}</div>
-        </div>
-        <div className="stat" data-testid="count-respondents">
-          <div className="stat-label">Asked</div>
-          <div className="stat-value">{num(t.respondents)}</div>
-        </div>
+        <Stat label="Response rate" valueTestId="tracking-rate" after={<BandBadge band={t.band} />}>{pct(t.rate)}</Stat>
+        <Stat label="Submitted" testId="count-submitted">{num(t.submitted)}</Stat>
+        <Stat label="In progress" testId="count-inProgress">{num(t.inProgress)}</Stat>
+        <Stat label="Not started" testId="count-notStarted">{num(t.notStarted)}</Stat>
+        <Stat label="Asked" testId="count-respondents">{num(t.respondents)}</Stat>
       </div>
       <div className="rate-bar" aria-hidden="true">
         <div className="rate-bar-submitted" style={{ width: `${t.respondents ? (t.submitted / t.respondents) * 100 : 0}%` }} />
@@ -194,14 +177,7 @@ function DeliveryList({ survey: s }: { survey: Survey }) {
   if (data.deliveries.length === 0) return <p className="muted">No message yet.</p>;
   return (
     <table className="table table-responsive">
-      <thead>
-        <tr>
-          <th scope="col">Person</th>
-          <th scope="col">Message</th>
-          <th scope="col">State</th>
-          <th scope="col">Sent</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Person', 'Message', 'State', 'Sent']} />
       <tbody>
         {data.deliveries.slice(0, 500).map((d) => (
           <tr key={`${d.employeeId}-${d.step}`}>
@@ -244,18 +220,7 @@ function Responses({ survey: s }: { survey: Survey }) {
       {data && data.responses.length === 0 && <p className="muted">No answers yet.</p>}
       {data && data.responses.length > 0 && (
         <table className="table table-responsive" data-testid="responses-table">
-          <thead>
-            <tr>
-              <th scope="col">{pseudo ? 'Code' : 'Person'}</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="num">Answered</th>
-              <th scope="col">Submitted</th>
-              <th scope="col">Entered by</th>
-              <th scope="col" className="actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={[pseudo ? 'Code' : 'Person', 'Status', { label: 'Answered', className: 'num' }, 'Submitted', 'Entered by']} actions />
           <tbody>
             {data.responses.map((r) => (
               <tr key={r.employeeId} data-status={r.status}>
@@ -271,20 +236,12 @@ function Responses({ survey: s }: { survey: Survey }) {
                   <DateText iso={r.submittedAt} />
                 </td>
                 <td data-label="Entered by">{pseudo ? <span className="muted">not shown (pseudonymised)</span> : r.enteredBy ? 'an owner (on their behalf)' : 'the respondent'}</td>
-                <td className="actions" data-label="">
-                  <span className="row wrap">
-                    {canEnter && (
-                      <Button variant="ghost" onClick={() => setEntry(r)} aria-label={`Enter answers for ${nameOf(r.employeeId)}`}>
-                        Enter answers
-                      </Button>
-                    )}
-                    {canWrite && (
-                      <Button variant="ghost" onClick={() => setErasing(r)} aria-label={`Erase the answers of ${nameOf(r.employeeId)}`}>
-                        Erase
-                      </Button>
-                    )}
-                  </span>
-                </td>
+                <RowActions
+                  actions={[
+                    { label: 'Enter answers', ariaLabel: `Enter answers for ${nameOf(r.employeeId)}`, show: canEnter, onClick: () => setEntry(r) },
+                    { label: 'Erase', ariaLabel: `Erase the answers of ${nameOf(r.employeeId)}`, show: canWrite, onClick: () => setErasing(r) },
+                  ]}
+                />
               </tr>
             ))}
           </tbody>
