@@ -6,6 +6,7 @@ import { Type, type Static } from 'typebox';
 import { ref } from './ref.ts';
 import { NetworkJSONSchema } from './network.ts';
 import { ProblemSchema } from './problem.ts';
+import { JobIdParams, JobPageQuery, pageCounters } from './paging.ts';
 
 export const JobStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('cancelled')], {
   $id: 'JobStatus',
@@ -56,22 +57,13 @@ export type JobWire = Static<typeof JobSchema>;
 export const JobListSchema = Type.Object(
   {
     jobs: Type.Array(ref(JobSchema), { description: 'Newest first; without `result` (read the job for it).' }),
-    total: Type.Integer({ minimum: 0 }),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
+    ...pageCounters(),
   },
   { $id: 'JobList', additionalProperties: false },
 );
 
-export const JobListQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' })),
-    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$', description: '0 or more, default 0' })),
-  },
-  { additionalProperties: false },
-);
-
-export const JobIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const JobListQuery = JobPageQuery;
+export { JobIdParams };
 
 export const BatchMetricSchema = Type.Object(
   { metric: Type.String({ minLength: 1, maxLength: 100, description: 'Metric id; the other keys are its parameters (as on its endpoint).' }) },

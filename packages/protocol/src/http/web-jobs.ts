@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { ref } from './ref.ts';
 import { jobProperties } from './jobs.ts';
+import { JobIdParams, JobPageQuery, pageCounters } from './paging.ts';
 
 export const WebJobSchema = Type.Object(
   {
@@ -16,19 +17,13 @@ export const WebJobSchema = Type.Object(
 );
 
 export const WebJobListSchema = Type.Object(
-  { jobs: Type.Array(ref(WebJobSchema), { description: 'Newest first.' }), total: Type.Integer({ minimum: 0 }), limit: Type.Integer(), offset: Type.Integer() },
+  { jobs: Type.Array(ref(WebJobSchema), { description: 'Newest first.' }), ...pageCounters() },
   { $id: 'WebJobList', additionalProperties: false },
 );
 
-export const WebJobListQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' })),
-    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$', description: '0 or more, default 0' })),
-  },
-  { additionalProperties: false },
-);
-
-export const WebJobIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+/** The web app's job list pages and names jobs as the public API's does. */
+export const WebJobListQuery = JobPageQuery;
+export const WebJobIdParams = JobIdParams;
 export const WebMetricJobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), metricId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const WebMetricJobBody = Type.Record(Type.String(), Type.Unknown(), { $id: 'WebMetricJobBody', description: "The metric's own parameters (docs/metrics.md); {} for its defaults." });
 
