@@ -275,17 +275,20 @@ export function pagerank(g: Graph, alpha: number, maxIter: number, tol: number, 
   }
   const xs = new Float64Array(n);
   const pers = 1 / n;
+  const teleport = (1 - alpha) * pers;
   const step: Step = (x, y) => {
     let dangling = 0;
     for (let u = 0; u < n; u++) {
       if (invS[u] === 0) dangling += x[u];
       xs[u] = x[u] * invS[u];
     }
+    // α(xP + dangling/n) + (1−α)/n, its node-independent products computed once per step
+    const spread = dangling * pers;
     let err = 0;
     for (let v = 0; v < n; v++) {
       let s = 0;
       for (let p = inOff[v], e = inOff[v + 1]; p < e; p++) s += xs[inAdj[p]] * inW[p];
-      const z = alpha * (s + dangling * pers) + (1 - alpha) * pers;
+      const z = alpha * (s + spread) + teleport;
       err += Math.abs(z - x[v]);
       y[v] = z;
     }
