@@ -123,6 +123,18 @@ export async function getNetworkVersion(db: Kysely<Database>, id: string): Promi
   return r ? r.version : null;
 }
 
+/**
+ * Inflates stored network JSON whose size is known (`json_bytes`) into one buffer of exactly that size:
+ * zlib then writes a single output chunk, which is handed over as is, instead of 16 KiB chunks joined
+ * afterwards (for a 45 MB network the join and its garbage were about half of the inflating's CPU on the
+ * event loop; docs/benchmarks.md, issue 22). The buffer spans its whole ArrayBuffer, so it can be moved to
+ * a worker without a copy. A size that turns out wrong only costs the join again.
+ */
+export function inflateStoredJSON(gz: Buffer, bytes: number): Promise<Buffer> {
+  const exact = Number.isSafeInteger(bytes) && bytes >= 64 && bytes <= 1024 * 1024 * 1024;
+  return gunzipAsync(gz, exact ? { chunkSize: bytes } : {});
+}
+
 /** The gzip bytes as stored (to send with `Content-Encoding: gzip` without inflating), or null. */
 export async function getNetworkJSONGzip(
   db: Kysely<Database>,

@@ -9,14 +9,12 @@
  * - `runStoredMetric` / `runPostedMetric`: the whole API flow on top of these; the pool call and the
  *   write-back are compute.ts's (the one compute path and write-back of every caller).
  */
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { getMetric, type AnyMetric } from '@netloom/engine';
 import { MAX_JSON_DEPTH, findNul, nestsDeeperThan } from '@netloom/engine/graph/json-limits.ts';
 import { ownedBytes, parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { Database } from '../../store/schema.ts';
-import { getNetwork, getNetworkJSONGzip, type NetworkRecord } from '../../store/networks.ts';
+import { getNetwork, getNetworkJSONGzip, inflateStoredJSON, type NetworkRecord } from '../../store/networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { surveyGroupFloor, withGroupFloor } from './survey-groups.ts';
 import { DomainError, invalidArgs } from '../errors.ts';
@@ -30,8 +28,6 @@ import { getOrganizationById } from '../../store/organizations.ts';
 import { computeMetric, writeBack, type MetricAnswer, type MetricRunDeps, type NodeValues, type RunOptions } from './compute.ts';
 /** The types of a run, for the flows built on these (compute.ts defines them). */
 export type { MetricAnswer, MetricRunDeps, RunOptions };
-
-const gunzipAsync = promisify(gunzip);
 
 /** Bodies up to this size are parsed on the event loop (≈ 1–3 ms); bigger ones in a worker. */
 export const SMALL_BODY_BYTES = 1024 * 1024;
@@ -81,7 +77,7 @@ export async function loadStoredNetwork(db: Kysely<Database>, principal: Princip
       if (attempt < 3) continue;
       throw new DomainError('CONFLICT', 'the network is being changed; retry');
     }
-    const text = ownedBytes(await gunzipAsync(stored.gz));
+    const text = ownedBytes(await inflateStoredJSON(stored.gz, stored.bytes));
     return { net, version: stored.version, text, directed: net.is_directed === 1 || (net.is_directed as unknown) === true };
   }
 }
