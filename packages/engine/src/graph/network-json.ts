@@ -91,7 +91,6 @@ function checkAttributes(attrs: unknown, path: string, problems: NetworkProblem[
   }
 }
 
-/** Checks an edge endpoint: a node id (String or Number) of an existing node. */
 const NOT_AN_OBJECT = { node: 'must be a node object with an `id`', edge: 'must be an edge object with `id`, `source` and `target`' };
 
 /**
@@ -112,6 +111,7 @@ function checkElement(el: unknown, kind: 'node' | 'edge', i: number, ids: IdInde
   return el;
 }
 
+/** Checks an edge endpoint: a node id (String or Number) of an existing node. */
 function checkEnd(v: unknown, end: 'source' | 'target', i: number, checkNodes: boolean, ids: IdIndex, problems: NetworkProblem[], cap: number): void {
   if (!isId(v)) {
     if (problems.length < cap) problems.push({ path: `/edges/${i}/${end}`, message: v === undefined ? 'is required (a node id)' : `must be a node id (String or Number), got ${show(v)}` });

@@ -351,7 +351,7 @@ class LoadFailure extends Error {
 }
 
 /** The values of settled promises, or the first rejection in their order. */
-function settledInOrder<T>(results: PromiseSettledResult<T>[]): T[] {
+export function settledInOrder<T>(results: PromiseSettledResult<T>[]): T[] {
   return results.map((r) => {
     if (r.status === 'rejected') throw r.reason;
     return r.value;

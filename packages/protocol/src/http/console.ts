@@ -163,7 +163,6 @@ export const MovedNetworkSchema = Type.Object(
   { $id: 'MovedNetwork', additionalProperties: false },
 );
 
-/** The named schemas of this file (http/index.ts registers them). */
 /** The console's pending invitations (Owners/Admins): not yet accepted, revoked or expired. */
 export const PendingInvitationSchema = Type.Object(
   {
@@ -179,7 +178,10 @@ export const PendingInvitationSchema = Type.Object(
 export const PendingInvitationListSchema = Type.Object({ invitations: Type.Array(ref(PendingInvitationSchema)) }, { $id: 'PendingInvitationList', additionalProperties: false });
 export const InvitationIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
-export const CONSOLE_SCHEMAS = [PendingInvitationSchema, PendingInvitationListSchema, 
+/** The named schemas of this file (http/index.ts registers them). */
+export const CONSOLE_SCHEMAS = [
+  PendingInvitationSchema,
+  PendingInvitationListSchema,
   LeftOrganizationSchema,
   MovedNetworkSchema,
   OrganizationMemberSchema,

@@ -20,7 +20,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf, sqliteTransactionSync } from './db.ts';
 import type { Database } from './schema.ts';
 import { turnBatcher } from './turn-batch.ts';
-import { markStarted, upsertAnswer, type AnswerRecord } from './surveys.ts';
+import { answerUpsert, markStarted, markStartedQuery, upsertAnswer, type AnswerRecord } from './surveys.ts';
 
 export interface AnswerWrite {
   row: AnswerRecord;
@@ -53,17 +53,8 @@ async function writeOne(db: Kysely<Database>, w: AnswerWrite): Promise<void> {
 }
 
 const upsertSql = (db: Kysely<Database>, p: (i: number) => string) =>
-  db
-    .insertInto('survey_answers')
-    .values({ survey_id: p(0), employee_id: p(1), question_id: p(2), value: p(3), version: p(4) as unknown as number, saved_at: p(5) })
-    .onConflict((oc) => oc.columns(['survey_id', 'employee_id', 'question_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), version: eb.ref('excluded.version'), saved_at: eb.ref('excluded.saved_at') })));
-const markStartedSql = (db: Kysely<Database>, p: (i: number) => string) =>
-  db
-    .updateTable('survey_respondents')
-    .set({ status: 'inProgress', started_at: p(0), modified: p(0) })
-    .where('survey_id', '=', p(1))
-    .where('employee_id', '=', p(2))
-    .where('status', '=', 'notStarted');
+  answerUpsert(db, { survey_id: p(0), employee_id: p(1), question_id: p(2), value: p(3), version: p(4) as unknown as number, saved_at: p(5) });
+const markStartedSql = (db: Kysely<Database>, p: (i: number) => string) => markStartedQuery(db, p(1), p(2), p(0));
 
 async function flush(db: Kysely<Database>, batch: Pending[]): Promise<void> {
   try {
@@ -139,11 +130,7 @@ async function flushPostgres(db: Kysely<Database>, batch: Pending[]): Promise<vo
   }
   const rows = [...last.values()].map((item) => item.w.row);
   try {
-    await db
-      .insertInto('survey_answers')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['survey_id', 'employee_id', 'question_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), version: eb.ref('excluded.version'), saved_at: eb.ref('excluded.saved_at') })))
-      .execute();
+    await answerUpsert(db, rows).execute();
   } catch {
     // one bad row fails the statement: each save on its own, in order (the later save of a row wins), so
     // only that one fails

@@ -259,6 +259,30 @@ interface SqliteStatementEntry {
   row: (values: unknown[]) => unknown;
 }
 
+/**
+ * The prepared statement of a hot-path query on SQLite, made once per key: a read returns its rows as
+ * arrays (made into objects by `row`), a write returns only its change count. The kind is part of the
+ * cache key, so a read and a write never share an entry with the wrong row mode.
+ */
+function sqliteStatement<R>(
+  db: Kysely<Database>,
+  d: Extract<Direct, { kind: 'sqlite' }>,
+  key: string,
+  build: (db: Kysely<Database>, p: (i: number) => string) => { compile(): CompiledQuery<R> },
+  kind: 'rows' | 'write',
+): SqliteStatementEntry {
+  const entryKey = `${kind}:${key}`;
+  let prepared = d.statements.get(entryKey);
+  if (!prepared) {
+    const query = compiledFor(db, key, build);
+    const stmt = d.raw.prepare(query.compiled.sql);
+    if (kind === 'rows') stmt.setReturnArrays(true);
+    prepared = { stmt, query, row: kind === 'rows' ? rowMaker(stmt.columns().map((c) => c.name)) : (v) => v };
+    d.statements.set(entryKey, prepared);
+  }
+  return prepared;
+}
+
 /** A hot-path query compiled once per dialect, with where each of its parameters comes from. */
 interface PreparedQuery {
   compiled: CompiledQuery;
@@ -298,14 +322,7 @@ export function runPreparedSync<R>(
 ): R[] | undefined {
   const d = direct.get(db);
   if (d?.kind !== 'sqlite' || !d.raw.isOpen || d.raw.isTransaction) return undefined;
-  let prepared = d.statements.get(key);
-  if (!prepared) {
-    const query = compiledFor(db, key, build);
-    const stmt = d.raw.prepare(query.compiled.sql);
-    stmt.setReturnArrays(true);
-    prepared = { stmt, query, row: rowMaker(stmt.columns().map((c) => c.name)) };
-    d.statements.set(key, prepared);
-  }
+  const prepared = sqliteStatement(db, d, key, build, 'rows');
   const rows = prepared.stmt.all(...(bindArgs(prepared.query, args) as SQLInputValue[])) as unknown as unknown[][];
   const out = new Array<R>(rows.length);
   for (let i = 0; i < rows.length; i++) out[i] = prepared.row(rows[i]) as R;
@@ -364,15 +381,9 @@ export type PreparedWrite = (key: string, build: (db: Kysely<Database>, p: (i: n
 export function sqliteTransactionSync(db: Kysely<Database>, fn: (write: PreparedWrite) => void): boolean {
   const d = direct.get(db);
   if (d?.kind !== 'sqlite' || !d.raw.isOpen || d.raw.isTransaction) return false;
-  const { raw, statements } = d;
+  const { raw } = d;
   const write: PreparedWrite = (key, build, args) => {
-    let prepared = statements.get(key);
-    if (!prepared) {
-      const query = compiledFor(db, key, build);
-      const stmt = raw.prepare(query.compiled.sql);
-      prepared = { stmt, query, row: (v) => v };
-      statements.set(key, prepared);
-    }
+    const prepared = sqliteStatement(db, d, key, build, 'write');
     return Number(prepared.stmt.run(...(bindArgs(prepared.query, args) as SQLInputValue[])).changes);
   };
   raw.exec('BEGIN IMMEDIATE');

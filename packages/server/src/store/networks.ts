@@ -123,6 +123,11 @@ export async function getNetworkVersion(db: Kysely<Database>, id: string): Promi
   return r ? r.version : null;
 }
 
+/** Whether a stored network is directed (SQLite stores 1/0, PostgreSQL a boolean). */
+export function isDirectedNetwork(rec: { is_directed: unknown }): boolean {
+  return rec.is_directed === 1 || rec.is_directed === true;
+}
+
 /**
  * Inflates stored network JSON whose size is known (`json_bytes`) into one buffer of exactly that size:
  * zlib then writes a single output chunk, which is handed over as is, instead of 16 KiB chunks joined

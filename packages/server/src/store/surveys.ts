@@ -208,15 +208,19 @@ export async function updateRespondent(db: Kysely<Database>, surveyId: string, e
   await db.updateTable('survey_respondents').set(patch).where('survey_id', '=', surveyId).where('employee_id', '=', employeeId).execute();
 }
 
-/** Marks a respondent `inProgress` the first time they save an answer (a submitted one stays submitted). */
-export async function markStarted(db: Kysely<Database>, surveyId: string, employeeId: string, at: string): Promise<void> {
-  await db
+/** The update that marks a respondent `inProgress` (a submitted one stays submitted); values or placeholders. */
+export function markStartedQuery(db: Kysely<Database>, surveyId: string, employeeId: string, at: string) {
+  return db
     .updateTable('survey_respondents')
     .set({ status: 'inProgress', started_at: at, modified: at })
     .where('survey_id', '=', surveyId)
     .where('employee_id', '=', employeeId)
-    .where('status', '=', 'notStarted')
-    .execute();
+    .where('status', '=', 'notStarted');
+}
+
+/** Marks a respondent `inProgress` the first time they save an answer (a submitted one stays submitted). */
+export async function markStarted(db: Kysely<Database>, surveyId: string, employeeId: string, at: string): Promise<void> {
+  await markStartedQuery(db, surveyId, employeeId, at).execute();
 }
 
 export async function deleteRespondents(db: Kysely<Database>, surveyId: string, employeeIds: readonly string[]): Promise<void> {
@@ -231,13 +235,17 @@ export async function countRespondentsByStatus(db: Kysely<Database>, surveyId: s
 
 /* -------------------------------------------------------------------- answers */
 
+/** The insert-or-replace of answers (the row's key: survey, person, question); values or placeholders. */
+export function answerUpsert(db: Kysely<Database>, rows: AnswerRecord | AnswerRecord[]) {
+  return db
+    .insertInto('survey_answers')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['survey_id', 'employee_id', 'question_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), version: eb.ref('excluded.version'), saved_at: eb.ref('excluded.saved_at') })));
+}
+
 /** Saves one answer (insert or replace): idempotent, one statement. */
 export async function upsertAnswer(db: Kysely<Database>, row: AnswerRecord): Promise<void> {
-  await db
-    .insertInto('survey_answers')
-    .values(row)
-    .onConflict((oc) => oc.columns(['survey_id', 'employee_id', 'question_id']).doUpdateSet({ value: row.value, version: row.version, saved_at: row.saved_at }))
-    .execute();
+  await answerUpsert(db, row).execute();
 }
 
 export function getAnswers(db: Kysely<Database>, surveyId: string, employeeId: string): Promise<AnswerRecord[]> {

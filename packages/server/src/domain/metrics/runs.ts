@@ -14,7 +14,7 @@ import { getMetric, type AnyMetric } from '@netloom/engine';
 import { MAX_JSON_DEPTH, findNul, nestsDeeperThan } from '@netloom/engine/graph/json-limits.ts';
 import { ownedBytes, parseMetricRequest } from '@netloom/engine/pool/index.ts';
 import type { Database } from '../../store/schema.ts';
-import { getNetwork, getNetworkJSONGzip, inflateStoredJSON, type NetworkRecord } from '../../store/networks.ts';
+import { getNetwork, getNetworkJSONGzip, inflateStoredJSON, isDirectedNetwork, type NetworkRecord } from '../../store/networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { surveyGroupFloor, withGroupFloor } from './survey-groups.ts';
 import { DomainError, invalidArgs } from '../errors.ts';
@@ -78,7 +78,7 @@ export async function loadStoredNetwork(db: Kysely<Database>, principal: Princip
       throw new DomainError('CONFLICT', 'the network is being changed; retry');
     }
     const text = ownedBytes(await inflateStoredJSON(stored.gz, stored.bytes));
-    return { net, version: stored.version, text, directed: net.is_directed === 1 || (net.is_directed as unknown) === true };
+    return { net, version: stored.version, text, directed: isDirectedNetwork(net) };
   }
 }
 

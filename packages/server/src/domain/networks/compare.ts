@@ -18,8 +18,8 @@ import { surveyGroupFloor } from '../metrics/survey-groups.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { checkMetricPlan, loadStoredNetwork, requireScopeOf } from '../metrics/runs.ts';
 import { loadNetworkFor } from './access.ts';
-import type { NetworkRecord } from '../../store/networks.ts';
-import type { CompareSource } from '@netloom/engine/pool/index.ts';
+import { isDirectedNetwork, type NetworkRecord } from '../../store/networks.ts';
+import { settledInOrder, type CompareSource } from '@netloom/engine/pool/index.ts';
 import { MetricCancelled, type MetricRunDeps, type RunOptions } from '../metrics/compute.ts';
 
 export interface CompareRequest extends CompareParams {
@@ -43,12 +43,12 @@ export async function compareStoredNetworks(deps: MetricRunDeps, p: Principal, b
   const minGroupSize = Math.max(body.minGroupSize ?? 1, floor);
   const params: CompareParams & Record<string, unknown> = { metrics, attribute: body.attribute, minGroupSize, metricEdgeWeights: body.metricEdgeWeights };
   const source = (id: string, net: NetworkRecord): CompareSource => ({
-    networkDirected: isDirected(net),
+    networkDirected: isDirectedNetwork(net),
     key: `${id}@${net.version}`,
     load: async () => {
       const stored = await loadStoredNetwork(deps.db, p, id, 'read');
       // the version read may be newer than the one checked: it is kept under its own key, and a change of direction too
-      if (isDirected(stored.net) !== isDirected(net)) throw new DomainError('CONFLICT', 'the network is being changed; retry');
+      if (isDirectedNetwork(stored.net) !== isDirectedNetwork(net)) throw new DomainError('CONFLICT', 'the network is being changed; retry');
       return { text: stored.text, key: `${id}@${stored.version}` };
     },
   });
@@ -65,16 +65,6 @@ export async function compareStoredNetworks(deps: MetricRunDeps, p: Principal, b
     if (err instanceof EngineError && err.code === 'CANCELLED') throw new MetricCancelled();
     throw err;
   }
-}
-
-const isDirected = (net: NetworkRecord) => net.is_directed === 1 || (net.is_directed as unknown) === true;
-
-/** The values of settled promises, or the first rejection in their order. */
-function settledInOrder<T>(results: PromiseSettledResult<T>[]): T[] {
-  return results.map((r) => {
-    if (r.status === 'rejected') throw r.reason;
-    return r.value;
-  });
 }
 
 /**

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../store/schema.ts';
-import type { NetworkRecord } from '../../store/networks.ts';
+import { isDirectedNetwork, type NetworkRecord } from '../../store/networks.ts';
 import type { Principal } from '../identity/credentials/principal.ts';
 import { DomainError } from '../errors.ts';
 import { loadReadableWithGzip } from './access.ts';
@@ -85,7 +85,7 @@ export class NetworkExports {
       const pending = key ? this.building.get(key) : undefined;
       if (pending) return named(await pending, true);
       const build = buildExportOffThread(
-        { format, gz, name: rec.name, description: rec.description, isDirected: rec.is_directed === 1 || (rec.is_directed as unknown) === true, resource, maxCells: this.cfg.maxCells },
+        { format, gz, name: rec.name, description: rec.description, isDirected: isDirectedNetwork(rec), resource, maxCells: this.cfg.maxCells },
         { threads: this.cfg.threads, memoryMb: this.cfg.workerMemoryMb },
       ).then(({ cells: _cells, ...file }) => file);
       if (!key) return named(await build, false);
