@@ -112,14 +112,13 @@ function applyFilter(list: Attrs, layer: Layer, hidden: Uint8Array): void {
   }
 }
 
-/** Colors by an attribute: a gradient for numbers, the palette for categories (legend: visible values only). */
 /**
  * The difference view (docs/api/analysis.md "Difference network"): a network made by compare carries
  * `Change` on its edges (added | removed | kept) and nodes (joined | left | kept). Colouring by it uses
  * fixed colours — added/joined green, removed/left red, kept faded grey — so the legend reads the same
  * in every difference, whichever values occur.
  */
-export const CHANGE_COLORS: Readonly<Record<string, string>> = { added: '#1a9850', joined: '#1a9850', removed: '#d73027', left: '#d73027', kept: '#d9d9d9' };
+const CHANGE_COLORS: Readonly<Record<string, string>> = { added: '#1a9850', joined: '#1a9850', removed: '#d73027', left: '#d73027', kept: '#d9d9d9' };
 
 function isChangeAttribute(list: Attrs, attr: string): boolean {
   if (attr !== 'Change') return false;
@@ -130,6 +129,7 @@ function isChangeAttribute(list: Attrs, attr: string): boolean {
   return true;
 }
 
+/** Colors by an attribute: a gradient for numbers, the palette for categories (legend: visible values only). */
 function colorBy(list: Attrs, attr: string, numeric: boolean, visible: (k: number) => boolean, out: string[]): Legend {
   if (!numeric && isChangeAttribute(list, attr)) {
     const shown = new Set<string>();
@@ -138,8 +138,7 @@ function colorBy(list: Attrs, attr: string, numeric: boolean, visible: (k: numbe
       out[i] = v === undefined ? MISSING_COLOR : CHANGE_COLORS[String(v)];
       if (v !== undefined && visible(i)) shown.add(String(v));
     }
-    const order = ['added', 'joined', 'removed', 'left', 'kept'];
-    return { attribute: attr, entries: order.filter((c) => shown.has(c)).map((c) => ({ label: c, color: CHANGE_COLORS[c] })) };
+    return { attribute: attr, entries: Object.keys(CHANGE_COLORS).filter((c) => shown.has(c)).map((c) => ({ label: c, color: CHANGE_COLORS[c] })) };
   }
   if (numeric) {
     const [lo, hi] = numericRangeOf(list, attr);

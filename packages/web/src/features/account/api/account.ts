@@ -22,7 +22,7 @@ export function useRenameAccount() {
   const qc = useQueryClient();
   return useMutation(reported({
     mutationFn: (name: string) => api.patch<AccountName>('/app/api/account', { name }),
-    onSuccess: () => qc.invalidateQueries(),
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: keys.account }), qc.invalidateQueries({ queryKey: keys.session })]),
     success: (r) => `Your name is now ${r.name}.`,
   }));
 }

@@ -6,7 +6,7 @@ import { useAccount, useRenameAccount, useChangePassword, useDisableMfa, useEndS
 import { APP_PATHS } from '@netloom/protocol/http';
 import type { WebSession } from '../../../api/types.ts';
 import { Badge, Button, DateText, ErrorNotice, Loading, Notice, PageHeader, Quota, TextField } from '../../../components/ui.tsx';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { Confirm, ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { RecoveryCodes } from '../components/recovery-codes.tsx';
 
 export default function Account() {
@@ -187,9 +187,9 @@ function SessionsCard() {
       )}
       <Notice kind="info">Changing your password signs out your other sessions too.</Notice>
       <div><Button variant="danger" onClick={() => setEverywhere(true)}>Sign out everywhere</Button></div>
-      <Confirm open={ending !== null} title="Sign out this session?" confirmLabel="Sign it out" onClose={() => setEnding(null)} onConfirm={() => (ending ? end.mutateAsync(ending.id).then(() => setEnding(null), () => undefined) : undefined)}>
+      <ConfirmAction item={ending} title="Sign out this session?" confirmLabel="Sign it out" onClose={() => setEnding(null)} run={(s) => end.mutateAsync(s.id)}>
         <p>{describeAgent(ending?.userAgent ?? null)} ({ending?.ip ?? 'unknown address'}) will have to sign in again.</p>
-      </Confirm>
+      </ConfirmAction>
       <Confirm open={everywhere} title="Sign out everywhere?" confirmLabel="Sign out everywhere" onClose={() => setEverywhere(false)} onConfirm={() => everywhereM.mutateAsync().then(() => navigate(APP_PATHS.signIn), () => undefined)}>
         <p>Every session of your account ends, this one included. API tokens keep working.</p>
       </Confirm>

@@ -7,7 +7,7 @@
 import { useState, type FormEvent } from 'react';
 import { useOrgOverview } from '../api/organization.ts';
 import { auditCsvUrl, useAudit } from '../api/embedding.ts';
-import { Button, DateText, ErrorNotice, Loading, PageHeader, Select, TextField, num } from '../../../components/ui.tsx';
+import { Button, DateText, ErrorNotice, formatDate, Loading, PageHeader, Select, TextField, num } from '../../../components/ui.tsx';
 import { AdminsOnly, OrgTabs } from '../components/tabs.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 
@@ -49,8 +49,8 @@ function label(key: string): string {
 function valueText(v: unknown): string {
   if (v === null || v === undefined || v === '') return '—';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (typeof v === 'string') return /^\d{4}-\d{2}-\d{2}T/.test(v) ? new Date(v).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : v;
-  if (typeof v === 'number') return v.toLocaleString('en');
+  if (typeof v === 'string') return /^\d{4}-\d{2}-\d{2}T/.test(v) ? formatDate(v) : v;
+  if (typeof v === 'number') return num(v);
   if (Array.isArray(v)) return v.map(valueText).join(', ');
   return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${label(k)} ${valueText(x)}`).join(', ');
 }

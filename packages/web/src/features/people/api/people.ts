@@ -8,6 +8,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { reported, type Outcome } from '../../../api/outcomes.ts';
+import { num } from '../../../components/ui.tsx';
 import type { CustomField, CustomFieldChange, CustomFieldDeleted, CustomFieldInput, CustomFieldList, Employee, EmployeeErased, EmployeeInput, EmployeeList, ImportResult } from './types.ts';
 
 const BASE = '/app/api';
@@ -38,8 +39,6 @@ function useDirectoryMutation<V, R>(fn: (v: V) => Promise<R>, outcome: Outcome<R
   return useMutation(reported({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: peopleKeys.all }), ...outcome }));
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-
 /** Adds a person (no id) or replaces one (the whole person: what is left out is cleared). */
 export function useSavePerson() {
   return useDirectoryMutation(
@@ -69,7 +68,7 @@ export function useImportPeople() {
       api.sendFile<ImportResult>(`${BASE}/employees/import?${new URLSearchParams({ mode, dryRun: String(dryRun) })}`, new Blob([file], { type: importType(file.name) })),
     onSuccess: (r) => (r.dryRun ? undefined : qc.invalidateQueries({ queryKey: peopleKeys.all })),
     // a check (dry run) is shown in the dialog
-    success: (r) => (r.dryRun ? null : `Imported ${count(r.rows)} ${r.rows === 1 ? 'row' : 'rows'}: ${count(r.created)} added, ${count(r.updated)} updated${r.left ? `, ${count(r.left)} marked as left` : ''}.`),
+    success: (r) => (r.dryRun ? null : `Imported ${num(r.rows)} ${r.rows === 1 ? 'row' : 'rows'}: ${num(r.created)} added, ${num(r.updated)} updated${r.left ? `, ${num(r.left)} marked as left` : ''}.`),
   }));
 }
 

@@ -6,7 +6,7 @@
  * it is set (docs/spec/decisions.md §10.1).
  */
 import { useId, useState, type FormEvent } from 'react';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { Badge, Button, ErrorNotice, Select, TextArea, TextField } from '../../../components/ui.tsx';
 import { useCreateField, useDeleteField, useUpdateField } from '../api/people.ts';
 import type { CustomField, FieldType } from '../api/types.ts';
@@ -68,18 +68,15 @@ export function FieldsDialog({ open, fields, onClose }: { open: boolean; fields:
           <NewField />
         </div>
       </Dialog>
-      <Confirm
-        open={deleting !== null}
+      <ConfirmAction
+        item={deleting}
         title={`Delete the field “${deleting?.label ?? ''}”?`}
         confirmLabel="Delete field"
         onClose={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting === null ? undefined :
-          remove.mutateAsync(deleting).then(() => setDeleting(null), () => undefined)
-        }
+        run={(f) => remove.mutateAsync(f)}
       >
         <p>The field and its value for every person are removed. Surveys that filter respondents by it or store answers into it stop doing so.</p>
-      </Confirm>
+      </ConfirmAction>
     </>
   );
 }

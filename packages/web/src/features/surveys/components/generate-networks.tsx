@@ -49,6 +49,7 @@ export function GenerateNetworks({ survey }: { survey: Survey }) {
   if (relationship.length === 0) return <p className="muted">This survey has no relationship question, so there is no network to make.</p>;
   const toggle = (list: string[], id: string, on: boolean) => (on ? [...list, id] : list.filter((x) => x !== id));
   const names = new Map(relationship.map((q) => [q.id, q.text]));
+  const created = done ? done.networks.filter((n) => n.created).length : 0;
 
   return (
     <div className="stack-lg" data-testid="generate-networks">
@@ -143,7 +144,7 @@ export function GenerateNetworks({ survey }: { survey: Survey }) {
         {generate.error ? <ErrorNotice error={generate.error} /> : null}
         {done && (
           <Notice kind="success">
-            {done.networks.filter((n) => n.created).length ? `Made ${done.networks.filter((n) => n.created).length} network(s)` : 'Updated the networks'}
+            {created ? `Made ${created} network(s)` : 'Updated the networks'}
             {done.preliminary ? ' (preliminary)' : ''}.
           </Notice>
         )}

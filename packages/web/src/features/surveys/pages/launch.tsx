@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, CopyButton, ErrorNotice, Loading, num } from '../../../components/ui.tsx';
-import { Confirm } from '../../../components/dialog.tsx';
+import { Confirm, ConfirmAction } from '../../../components/dialog.tsx';
 import { RowActions, TableHead } from '../../../components/data-table.tsx';
 import { linksFileUrl, useChangeLink, useCopySurvey, useEmployees, useLinks, useMoveSurvey, useSetOpenLink } from '../api/surveys.ts';
 import type { Survey, SurveyLink, SurveyStatus } from '../api/types.ts';
@@ -194,20 +194,17 @@ function Links({ survey: s }: { survey: Survey }) {
           {shown.length > 200 && <p className="muted">The first 200 of {num(shown.length)} are shown: search to find someone, or download the whole list.</p>}
         </>
       )}
-      <Confirm
-        open={confirm !== null}
+      <ConfirmAction
+        item={confirm}
         title={confirm?.action === 'revoke' ? 'Revoke this link?' : 'Give a new link?'}
         confirmLabel={confirm?.action === 'revoke' ? 'Revoke link' : 'Give a new link'}
         onClose={() => setConfirm(null)}
-        onConfirm={() =>
-          confirm === null ? undefined :
-          change.mutateAsync(confirm).then(() => setConfirm(null), () => undefined)
-        }
+        run={(c) => change.mutateAsync(c)}
       >
         <p>
           {confirm?.action === 'revoke' ? `${confirm.link.name}'s link stops working; their answers are kept. You can give them a new link later.` : `${confirm?.link.name}'s current link stops working; the new one opens the same answers. Send it to them.`}
         </p>
-      </Confirm>
+      </ConfirmAction>
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { APP_PATHS, pathTo } from '@netloom/protocol/http';
 import { Button, DateText, Empty, ErrorNotice, Loading, PageHeader, TextField, num } from '../../../components/ui.tsx';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { RowActions, TableHead } from '../../../components/data-table.tsx';
 import { useCopySurvey, useCreateSurvey, useDeleteSurvey, useSurveys, useTrackings } from '../api/surveys.ts';
 import type { Survey } from '../api/types.ts';
@@ -81,20 +81,17 @@ export default function SurveysPage() {
         </table>
       )}
       <CreateDialog open={creating} onClose={() => setCreating(false)} onCreated={(s) => navigate(pathTo(APP_PATHS.survey, { id: s._id }))} />
-      <Confirm
-        open={deleting !== null}
+      <ConfirmAction
+        item={deleting}
         title="Delete this survey?"
         confirmLabel="Delete survey"
         onClose={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting === null ? undefined :
-          del.mutateAsync(deleting).then(() => setDeleting(null), () => undefined)
-        }
+        run={(s) => del.mutateAsync(s)}
       >
         <p>
           <strong>{deleting?.name}</strong> will be deleted with every answer and link: respondents' links stop working. Networks already generated from it stay. This cannot be undone.
         </p>
-      </Confirm>
+      </ConfirmAction>
     </>
   );
 }

@@ -7,7 +7,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Button, DateText, ErrorNotice, Loading, Notice, Stat, num } from '../../../components/ui.tsx';
-import { Confirm, Dialog } from '../../../components/dialog.tsx';
+import { ConfirmAction, Dialog } from '../../../components/dialog.tsx';
 import { RowActions, TableHead } from '../../../components/data-table.tsx';
 import { QuestionBody } from '../../../respondent/question.tsx';
 import '../../../respondent/respondent.css';
@@ -261,20 +261,17 @@ function Responses({ survey: s }: { survey: Survey }) {
         </div>
       )}
       {entry && <OwnerEntry survey={s} person={{ employeeId: entry.employeeId, name: nameOf(entry.employeeId) }} current={entry.answers} onClose={() => setEntry(null)} />}
-      <Confirm
-        open={erasing !== null}
+      <ConfirmAction
+        item={erasing}
         title="Erase these answers?"
         confirmLabel="Erase answers"
         onClose={() => setErasing(null)}
-        onConfirm={() =>
-          erasing === null ? undefined :
-          erase.mutateAsync({ employeeId: erasing.employeeId, name: nameOf(erasing.employeeId) }).then(() => setErasing(null), () => undefined)
-        }
+        run={(r) => erase.mutateAsync({ employeeId: r.employeeId, name: nameOf(r.employeeId) })}
       >
         <p>
           Every answer of <strong>{erasing ? nameOf(erasing.employeeId) : ''}</strong> in this survey is removed for good (recorded in the audit log). They stay a respondent and can answer again with their link while the survey collects.
         </p>
-      </Confirm>
+      </ConfirmAction>
     </section>
   );
 }
